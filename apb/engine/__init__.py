@@ -1,0 +1,54 @@
+"""The planning engine: parse PDDL, ground it, simulate with explanations, validate plans.
+
+This package imports nothing from the rest of `apb`.
+"""
+
+from apb.engine.errors import (
+    ActionError,
+    ApbError,
+    NotApplicableError,
+    PDDLError,
+    PDDLSemanticError,
+    PDDLSyntaxError,
+    PDDLWarning,
+    PlanError,
+    UnsupportedFeatureError,
+)
+from apb.engine.loader import load_domain, load_problem, load_task
+from apb.engine.model import ActionSchema, Domain, Literal, Parameter, PredicateSchema, Problem
+from apb.engine.parser import parse_domain, parse_problem
+from apb.engine.plans import Plan, PlanStep, format_plan, parse_plan, read_plan, write_plan
+from apb.engine.task import GroundAction, State, Task, ValidationResult
+
+__all__ = [
+    "ActionError",
+    "ActionSchema",
+    "ApbError",
+    "Domain",
+    "GroundAction",
+    "Literal",
+    "NotApplicableError",
+    "PDDLError",
+    "PDDLSemanticError",
+    "PDDLSyntaxError",
+    "PDDLWarning",
+    "Parameter",
+    "Plan",
+    "PlanError",
+    "PlanStep",
+    "PredicateSchema",
+    "Problem",
+    "State",
+    "Task",
+    "UnsupportedFeatureError",
+    "ValidationResult",
+    "format_plan",
+    "load_domain",
+    "load_problem",
+    "load_task",
+    "parse_domain",
+    "parse_plan",
+    "parse_problem",
+    "read_plan",
+    "write_plan",
+]

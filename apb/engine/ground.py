@@ -1,0 +1,202 @@
+"""Grounds a lifted domain + problem by relaxed reachability into STRIPS operators over fact ids.
+
+Only operators whose positive preconditions are reachable when deletes are ignored are kept; static facts
+(of predicates no action changes) are checked during grounding and then folded away. Parameters may bind
+the same object twice unless a precondition forbids it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from apb.engine.model import ActionSchema, Domain, Literal, Problem
+
+Fact = tuple  # (predicate, arg, ...)
+
+
+def fact_str(fact: Fact) -> str:
+    return "(" + " ".join(fact) + ")"
+
+
+@dataclass
+class GroundingResult:
+    """Reachable fluent facts and reachable operator bindings, in a deterministic order."""
+
+    objects: dict[str, str]
+    static_facts: frozenset
+    fluent_predicates: frozenset
+    reachable_facts: set
+    bindings: list[tuple[ActionSchema, tuple[str, ...]]]
+
+
+class _FactIndex:
+    """Facts by predicate, and by the values at a given set of argument positions (built on demand)."""
+
+    def __init__(self) -> None:
+        self.by_pred: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+        self.facts: set[Fact] = set()
+        self._lookups: dict[tuple[str, tuple[int, ...]], dict[tuple, list]] = {}
+
+    def add(self, fact: Fact) -> bool:
+        if fact in self.facts:
+            return False
+        self.facts.add(fact)
+        pred, args = fact[0], fact[1:]
+        self.by_pred[pred].append(args)
+        for (lpred, positions), table in self._lookups.items():
+            if lpred == pred:
+                table.setdefault(tuple(args[i] for i in positions), []).append(args)
+        return True
+
+    def matching(self, pred: str, positions: tuple[int, ...], key: tuple) -> list[tuple[str, ...]]:
+        if not positions:
+            return self.by_pred.get(pred, [])
+        table = self._lookups.get((pred, positions))
+        if table is None:
+            table = {}
+            for args in self.by_pred.get(pred, []):
+                table.setdefault(tuple(args[i] for i in positions), []).append(args)
+            self._lookups[(pred, positions)] = table
+        return table.get(key, [])
+
+
+class _SchemaGrounder:
+    """Enumerates the bindings of one schema whose positive preconditions hold in a fact index."""
+
+    def __init__(self, schema: ActionSchema, domain: Domain, objects_of, static_preds: frozenset,
+                 static_facts: frozenset) -> None:
+        self.schema = schema
+        self.params = [p.name for p in schema.parameters]
+        self.allowed = {p.name: objects_of(p.types) for p in schema.parameters}
+        positives = [lit for lit in schema.precondition if lit.positive and lit.predicate != "="]
+        self.predicates = frozenset(lit.predicate for lit in positives)
+        self.order = self._join_order(positives, static_preds)
+        bound = {a for lit in positives for a in lit.args if a.startswith("?")}
+        self.free = [p for p in self.params if p not in bound]
+        self.filters = [lit for lit in schema.precondition
+                        if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
+        self.static_facts = static_facts
+
+    @staticmethod
+    def _join_order(literals: list[Literal], static_preds: frozenset) -> list[Literal]:
+        """Greedy: next the literal with fewest unbound variables, static ones first on ties."""
+        order: list[Literal] = []
+        bound: set[str] = set()
+        remaining = list(literals)
+        while remaining:
+            def cost(lit: Literal) -> tuple[int, int]:
+                unbound = {a for a in lit.args if a.startswith("?") and a not in bound}
+                return len(unbound), 0 if lit.predicate in static_preds else 1
+            best = min(remaining, key=cost)
+            remaining.remove(best)
+            order.append(best)
+            bound.update(a for a in best.args if a.startswith("?"))
+        return order
+
+    def bindings(self, index: _FactIndex) -> Iterator[tuple[str, ...]]:
+        for binding in self._join(index, 0, {}):
+            yield from self._complete(binding, 0)
+
+    def _join(self, index: _FactIndex, depth: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+        if depth == len(self.order):
+            yield binding
+            return
+        lit = self.order[depth]
+        positions = []
+        key = []
+        for i, arg in enumerate(lit.args):
+            if not arg.startswith("?"):
+                positions.append(i)
+                key.append(arg)
+            elif arg in binding:
+                positions.append(i)
+                key.append(binding[arg])
+        for args in index.matching(lit.predicate, tuple(positions), tuple(key)):
+            extended = binding
+            ok = True
+            for var, value in zip(lit.args, args):
+                if not var.startswith("?") or var in binding:
+                    continue
+                if extended is binding:
+                    extended = dict(binding)
+                previous = extended.get(var)
+                if previous is None:
+                    if value not in self.allowed[var]:
+                        ok = False
+                        break
+                    extended[var] = value
+                elif previous != value:  # the same variable twice in one literal
+                    ok = False
+                    break
+            if ok:
+                yield from self._join(index, depth + 1, extended)
+
+    def _complete(self, binding: dict[str, str], depth: int) -> Iterator[tuple[str, ...]]:
+        if depth == len(self.free):
+            if all(self._filter_holds(lit, binding) for lit in self.filters):
+                yield tuple(binding[p] for p in self.params)
+            return
+        var = self.free[depth]
+        for value in self.allowed[var]:
+            extended = dict(binding)
+            extended[var] = value
+            yield from self._complete(extended, depth + 1)
+
+    def _filter_holds(self, lit: Literal, binding: dict[str, str]) -> bool:
+        args = tuple(binding.get(a, a) for a in lit.args)
+        if lit.predicate == "=":
+            return (args[0] == args[1]) == lit.positive
+        return (lit.predicate, *args) not in self.static_facts
+
+
+def object_types(domain: Domain, problem: Problem) -> dict[str, str]:
+    """Every object of the task (domain constants first) with its declared type."""
+    objects = dict(domain.constants)
+    objects.update(problem.objects)
+    return objects
+
+
+def ground(domain: Domain, problem: Problem) -> GroundingResult:
+    """Relaxed-reachability grounding; returns reachable facts and operator bindings."""
+    objects = object_types(domain, problem)
+    cache: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def objects_of(types: tuple[str, ...]) -> frozenset[str]:
+        if types not in cache:
+            cache[types] = frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
+        return cache[types]
+
+    fluent_preds = frozenset(e.predicate for a in domain.actions for e in a.effects)
+    static_preds = frozenset(domain.predicates) - fluent_preds
+    init = [(lit.predicate, *lit.args) for lit in problem.init]
+    static_facts = frozenset(f for f in init if f[0] in static_preds)
+    index = _FactIndex()
+    for fact in init:
+        index.add(fact)
+    grounders = [_SchemaGrounder(s, domain, objects_of, static_preds, static_facts) for s in domain.actions]
+    changed_at: dict[str, int] = defaultdict(int)
+    enumerated_at: dict[int, int] = {}
+    results: dict[int, list[tuple[str, ...]]] = {}
+    generation = 1
+    progress = True
+    while progress:
+        progress = False
+        for k, grounder in enumerate(grounders):
+            last = enumerated_at.get(k)
+            if last is not None and all(changed_at[p] <= last for p in grounder.predicates):
+                continue
+            enumerated_at[k] = generation
+            found = list(grounder.bindings(index))
+            results[k] = found
+            for args in found:
+                binding = dict(zip(grounder.params, args))
+                for eff in grounder.schema.add_effects:
+                    fact = (eff.predicate, *(binding.get(a, a) for a in eff.args))
+                    if index.add(fact):
+                        generation += 1
+                        changed_at[eff.predicate] = generation
+                        progress = True
+    bindings = [(g.schema, args) for k, g in enumerate(grounders) for args in results.get(k, [])]
+    return GroundingResult(objects, static_facts, fluent_preds, index.facts, bindings)

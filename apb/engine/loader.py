@@ -1,0 +1,55 @@
+"""Loading domains, problems and tasks from file paths, PDDL text, or `pddl` package objects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apb.engine.errors import PDDLError
+from apb.engine.model import Domain, Problem
+from apb.engine.parser import parse_domain, parse_problem
+from apb.engine.task import Task
+
+PDDLInput = str | Path
+
+
+def _read(source, kind: str) -> tuple[str, str | None]:
+    """(text, name) from a path, PDDL text, or an object of the `pddl` package (printed as PDDL)."""
+    if isinstance(source, Path):
+        return _read_file(source), str(source)
+    if isinstance(source, str):
+        if "(" in source:
+            return source, None
+        return _read_file(Path(source)), source
+    module = type(source).__module__ or ""
+    if module.startswith("pddl."):
+        return str(source), f"<pddl.{type(source).__name__}>"
+    raise PDDLError(f"expected a {kind} file path or PDDL text, got {type(source).__name__}")
+
+
+def _read_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PDDLError("file not found", file=str(path), hint="check the path") from None
+    except IsADirectoryError:
+        raise PDDLError("is a directory, expected a PDDL file", file=str(path)) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise PDDLError(f"cannot read file: {err}", file=str(path)) from None
+
+
+def load_domain(domain) -> Domain:
+    """Parses a domain from a path, PDDL text or a `pddl.core.Domain`."""
+    text, name = _read(domain, "domain")
+    return parse_domain(text, name)
+
+
+def load_problem(problem, domain: Domain) -> Problem:
+    """Parses a problem (path, PDDL text or `pddl.core.Problem`) against a parsed domain."""
+    text, name = _read(problem, "problem")
+    return parse_problem(text, domain, name)
+
+
+def load_task(domain, problem) -> Task:
+    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text."""
+    parsed = domain if isinstance(domain, Domain) else load_domain(domain)
+    return Task(parsed, load_problem(problem, parsed))

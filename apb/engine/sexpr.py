@@ -1,0 +1,111 @@
+"""Reads PDDL text into nested lists of atoms that remember where they came from (for error messages)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from apb.engine.errors import PDDLSyntaxError
+
+_TOKEN = re.compile(r";[^\n]*|\(|\)|[^\s();]+")
+
+
+class Source:
+    """PDDL text with its file name; turns character offsets into line and column."""
+
+    def __init__(self, text: str, name: str | None = None) -> None:
+        self.text = text
+        self.name = name
+        self._line_starts: list[int] | None = None
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def error(self, cls: type, message: str, offset: int | None, hint: str | None = None):
+        """An error of class `cls` located at `offset` in this source."""
+        line = column = None
+        if offset is not None:
+            line, column = self.position(offset)
+        return cls(message, file=self.name, line=line, column=column, hint=hint)
+
+
+class Atom(str):
+    """A lower-cased symbol with the offset where it starts in its source."""
+
+    offset: int
+
+    def __new__(cls, text: str, offset: int) -> Atom:
+        obj = super().__new__(cls, text)
+        obj.offset = offset
+        return obj
+
+
+@dataclass
+class SList:
+    """A parenthesised list; `offset` is where its '(' is, `end` where its ')' is."""
+
+    items: list = field(default_factory=list)
+    offset: int = 0
+    end: int = 0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    @property
+    def head(self) -> str | None:
+        """The first item if it is a symbol (the keyword of a section or the predicate of an atom)."""
+        if self.items and isinstance(self.items[0], Atom):
+            return self.items[0]
+        return None
+
+
+def read(source: Source) -> SList:
+    """Reads the single top-level list of a PDDL text (the `(define ...)`)."""
+    stack: list[SList] = []
+    top: list[SList] = []
+    text = source.text
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        start = match.start()
+        if token[0] == ";":
+            continue
+        if token == "(":
+            stack.append(SList([], start))
+        elif token == ")":
+            if not stack:
+                raise source.error(PDDLSyntaxError, "unexpected ')' with no matching '('", start,
+                                   "remove it or add the missing '('")
+            node = stack.pop()
+            node.end = start
+            if stack:
+                stack[-1].items.append(node)
+            else:
+                top.append(node)
+        else:
+            if not stack:
+                raise source.error(PDDLSyntaxError, f"unexpected {token!r} outside any '(...)'", start,
+                                   "a PDDL file is one '(define ...)' form")
+            stack[-1].items.append(Atom(token.lower(), start))
+    if stack:
+        opened = stack[-1]
+        line, column = source.position(opened.offset)
+        raise source.error(PDDLSyntaxError,
+                           f"unbalanced parentheses: the '(' at line {line}, column {column} is never closed",
+                           len(text), "add the missing ')'")
+    if not top:
+        raise source.error(PDDLSyntaxError, "expected '(define ...)' but the text is empty", 0)
+    if len(top) > 1:
+        raise source.error(PDDLSyntaxError, "expected a single '(define ...)' form, found more after it",
+                           top[1].offset, "put one domain or problem per file")
+    return top[0]

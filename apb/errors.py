@@ -1,0 +1,27 @@
+"""Every error a user can cause is one of these; catch `ApbError` to catch them all."""
+
+from apb.engine.errors import (
+    ACTION_ERROR_KINDS,
+    ActionError,
+    ApbError,
+    NotApplicableError,
+    PDDLError,
+    PDDLSemanticError,
+    PDDLSyntaxError,
+    PDDLWarning,
+    PlanError,
+    UnsupportedFeatureError,
+)
+
+__all__ = [
+    "ACTION_ERROR_KINDS",
+    "ActionError",
+    "ApbError",
+    "NotApplicableError",
+    "PDDLError",
+    "PDDLSemanticError",
+    "PDDLSyntaxError",
+    "PDDLWarning",
+    "PlanError",
+    "UnsupportedFeatureError",
+]
