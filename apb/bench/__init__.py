@@ -1,0 +1,1 @@
+"""Benchmarks: apb engine throughput and peer measurements."""

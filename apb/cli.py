@@ -1,0 +1,292 @@
+"""The `apb` command: validate, solve, state, bench.
+
+Exit codes: 0 success, 1 a negative answer (invalid plan, no plan found), 2 bad input (with a message naming
+the file and line). User errors never print a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from apb import __version__
+from apb.engine import (
+    ActionError,
+    ApbError,
+    PDDLWarning,
+    Task,
+    ValidationResult,
+    format_plan,
+    load_domain,
+    load_problem,
+    load_task,
+    read_plan,
+)
+from apb.engine.datasets import dataset_domain, plan_pairs
+
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+INPUT_KINDS = {"syntax", "unknown_action", "wrong_arity", "unknown_object", "type_mismatch"}
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class BadInput(ApbError):
+    """A problem with the command's input found by the CLI itself (exit 2)."""
+
+
+# ---- validate ------------------------------------------------------------------------------------------------
+def _plan_failure_text(result: ValidationResult, plan_name: str) -> str:
+    where = f"{plan_name}:{result.line}" if result.line else plan_name
+    if result.kind == "goal_not_reached":
+        return f"goal not reached after {result.steps} step(s); unsatisfied goals: {', '.join(result.unmet)}"
+    if result.kind == "unmet_preconditions":
+        return (f"{where}: step {result.failed_step + 1} {result.failed_action} is not applicable; "
+                f"unmet preconditions: {', '.join(result.unmet)}")
+    return f"{where}: step {result.failed_step + 1}: {result.reason}"
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    if len(args.paths) == 1:
+        return _validate_dataset(Path(args.paths[0]))
+    if len(args.paths) != 3:
+        raise BadInput("usage: apb validate DOMAIN PROBLEM PLAN   or   apb validate DATASET_DIR")
+    domain, problem, plan_path = args.paths
+    task = load_task(domain, problem)
+    plan = read_plan(plan_path)
+    result = task.validate(plan)
+    if args.json:
+        out.print_json(data=_validation_json(result, plan_path))
+    if result.kind in INPUT_KINDS:
+        raise BadInput(_plan_failure_text(result, plan_path))
+    if not result.valid:
+        if not args.json:
+            out.print(f"[red]Plan invalid[/red]: {escape(_plan_failure_text(result, plan_path))}")
+        return EXIT_NEGATIVE
+    if not args.json:
+        out.print(f"[green]Plan valid[/green]: {result.steps} step(s), goal reached.")
+    return EXIT_OK
+
+
+def _validation_json(result: ValidationResult, plan: str) -> dict:
+    return {"plan": plan, "valid": result.valid, "steps": result.steps, "failed_step": result.failed_step,
+            "failed_action": result.failed_action, "line": result.line, "kind": result.kind,
+            "unmet": result.unmet, "reason": result.reason}
+
+
+def _validate_dataset(folder: Path) -> int:
+    domain = load_domain(dataset_domain(folder))
+    pairs = plan_pairs(folder)
+    if not pairs:
+        raise BadInput(f"{folder}: no gold-plan folders found (expected e.g. orig_gold_plans/ or plans/)")
+    checked = valid = 0
+    orphans = []
+    for pair in pairs:
+        if pair.problem is None:
+            orphans.append(pair.plan)
+            continue
+        checked += 1
+        try:
+            task = Task(domain, load_problem(pair.problem, domain))
+            result = task.validate(read_plan(pair.plan))
+        except ApbError as error:
+            out.print(f"[red]FAIL[/red] {escape(str(pair.plan))}: {escape(str(error))}")
+            continue
+        if result.valid:
+            valid += 1
+        else:
+            out.print(f"[red]FAIL[/red] {escape(_plan_failure_text(result, str(pair.plan)))}")
+    for plan in orphans:
+        out.print(f"[yellow]skipped[/yellow] {escape(str(plan))}: no matching problem file")
+    colour = "green" if valid == checked else "red"
+    out.print(f"[{colour}]{valid}/{checked} plans valid[/{colour}]"
+              + (f" ({len(orphans)} skipped: no problem file)" if orphans else ""))
+    return EXIT_OK if valid == checked else EXIT_NEGATIVE
+
+
+# ---- solve ---------------------------------------------------------------------------------------------------
+def cmd_solve(args: argparse.Namespace) -> int:
+    from apb.planners import solve
+
+    task = load_task(args.domain, args.problem)
+    result = solve(task, args.planner, timeout=args.timeout, max_nodes=args.max_nodes, max_steps=args.max_steps,
+                   seed=args.seed)
+    if args.output and result.plan is not None:
+        Path(args.output).write_text(format_plan(result.plan), encoding="utf-8")
+    if args.json:
+        out.print_json(data=result.to_dict())
+    else:
+        if result.plan is not None:
+            for action in result.plan:
+                out.print(str(action))
+        status = "[green]solved[/green]" if result.status == "solved" else f"[red]{result.status}[/red]"
+        length = f", plan length {len(result.plan)}" if result.plan is not None else ""
+        message = f" ({result.message})" if result.message else ""
+        err.print(f"; {result.planner}: {status}{length}; expanded {result.expanded}, generated {result.generated}, "
+                  f"{result.seconds:.3f} s{message}")
+    return EXIT_OK if result.status == "solved" else EXIT_NEGATIVE
+
+
+# ---- state ---------------------------------------------------------------------------------------------------
+def cmd_state(args: argparse.Namespace) -> int:
+    task = load_task(args.domain, args.problem)
+    state = task.initial_state
+    applied = 0
+    failure = None
+    if args.plan:
+        plan = read_plan(args.plan)
+        steps = plan.steps if args.steps is None else plan.steps[: args.steps]
+        for step in steps:
+            try:
+                action = task.parse_action(step.text)
+            except ActionError as error:
+                raise BadInput(f"{args.plan}:{step.line}: {error.message}") from None
+            unmet = task.explain(state, action)
+            if unmet:
+                failure = {"step": applied, "line": step.line, "action": str(action), "unmet": unmet}
+                break
+            state = task.successor(state, action)
+            applied += 1
+    report = {
+        "steps_applied": applied,
+        "facts": sorted(task.facts(state)),
+        "applicable": [str(a) for a in task.applicable(state)],
+        "goal_reached": task.is_goal(state),
+        "unsatisfied_goals": task.unsatisfied_goals(state),
+    }
+    if failure:
+        report["plan_failure"] = failure
+    if args.explain:
+        try:
+            action = task.parse_action(args.explain)
+        except ActionError as error:
+            raise BadInput(f"--explain {args.explain!r}: {error.message}") from None
+        unmet = task.explain(state, action)
+        report["explain"] = {"action": str(action), "applicable": not unmet, "unmet": unmet}
+    if args.json:
+        out.print_json(data=report)
+    else:
+        _print_state(report)
+    return EXIT_NEGATIVE if failure else EXIT_OK
+
+
+def _print_state(report: dict) -> None:
+    failure = report.get("plan_failure")
+    if failure:
+        out.print(f"[red]Plan stops at step {failure['step'] + 1}[/red] (line {failure['line']}): "
+                  f"{failure['action']} is not applicable; unmet: {', '.join(failure['unmet'])}")
+    out.print(f"[bold]State after {report['steps_applied']} step(s)[/bold] ({len(report['facts'])} facts):")
+    for fact in report["facts"]:
+        out.print(f"  {fact}")
+    out.print(f"[bold]Applicable actions[/bold] ({len(report['applicable'])}):")
+    for action in report["applicable"]:
+        out.print(f"  {action}")
+    if report["goal_reached"]:
+        out.print("[green]Goal reached.[/green]")
+    else:
+        out.print("[bold]Unsatisfied goals:[/bold] " + ", ".join(report["unsatisfied_goals"]))
+    if "explain" in report:
+        ex = report["explain"]
+        if ex["applicable"]:
+            out.print(f"{ex['action']} is applicable.")
+        else:
+            out.print(f"{ex['action']} is not applicable: unmet {', '.join(ex['unmet'])}")
+
+
+# ---- bench ---------------------------------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    from apb.bench.engine import print_engine_report, run_engine_bench
+
+    report = run_engine_bench(reference=args.reference, seconds=args.seconds, peer=not args.no_peer,
+                              peer_python=args.peer_python, progress=None if args.json else err)
+    if args.json:
+        out.print_json(data=report)
+    else:
+        print_engine_report(report, out)
+    return EXIT_OK
+
+
+# ---- entry point ---------------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    from apb.planners import PLANNERS
+
+    parser = argparse.ArgumentParser(prog="apb", description="PDDL planning tasks as text games: engine tools.")
+    parser.add_argument("--version", action="version", version=f"apb {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="validate a plan, or every gold plan of a dataset folder",
+                       description="apb validate DOMAIN PROBLEM PLAN | apb validate DATASET_DIR. Exit 0 valid, "
+                                   "1 invalid, 2 bad input.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--json", action="store_true", help="machine-readable result (single plan)")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("solve", help="find a plan with a built-in or Fast Downward planner")
+    p.add_argument("domain")
+    p.add_argument("problem")
+    p.add_argument("--planner", choices=PLANNERS, default="astar",
+                   help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat (default: astar)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds (default 60)")
+    p.add_argument("--max-nodes", type=int, default=None, help="expansion budget")
+    p.add_argument("--max-steps", type=int, default=None, help="step limit of the random walk (default 24)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--output", "-o", help="write the plan to this file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("state", help="the state after a plan prefix, its applicable actions, explanations")
+    p.add_argument("domain")
+    p.add_argument("problem")
+    p.add_argument("--plan", help="plan file whose steps are applied first")
+    p.add_argument("--steps", type=int, default=None, help="apply only the first N steps of --plan")
+    p.add_argument("--explain", metavar="ACTION", help='why "(act ...)" is (not) applicable in that state')
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("bench", help="performance benchmarks")
+    bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
+    b = bench_sub.add_parser("engine", help="applicable+apply throughput and grounding time (vs PDDLGym if installed)")
+    b.add_argument("--reference", help="AutoPlanBench data folder (default: $APB_REFERENCE or ../shared/...)")
+    b.add_argument("--seconds", type=float, default=1.0, help="random-walk time per problem (default 1)")
+    b.add_argument("--no-peer", action="store_true", help="skip the PDDLGym comparison")
+    b.add_argument("--peer-python", help="python executable that has pddlgym installed (default: this one)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench)
+    return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if issubclass(category, PDDLWarning):
+        err.print(f"[yellow]warning[/yellow]: {escape(str(message))}")
+    else:
+        err.print(f"[yellow]warning[/yellow]: {category.__name__}: {escape(str(message))}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    warnings.showwarning = _show_warning
+    try:
+        return args.func(args)
+    except ApbError as error:
+        err.print(f"[red]error[/red]: {escape(str(error))}")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

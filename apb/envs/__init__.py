@@ -1,0 +1,1 @@
+"""Gymnasium environments: PDDLTextEnv, registration of apb/<Domain>-v0, wrappers."""

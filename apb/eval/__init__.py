@@ -1,0 +1,1 @@
+"""Evaluation: async episode runner with resume, JSONL trajectories, metrics and reports."""

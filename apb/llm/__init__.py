@@ -1,0 +1,1 @@
+"""LLM backends behind one protocol (OpenAI, Anthropic, OpenAI-compatible, local, scripted), cache, usage."""

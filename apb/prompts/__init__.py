@@ -1,0 +1,1 @@
+"""Prompt templates as data files, and a small loader."""
