@@ -93,7 +93,7 @@ def _validate_dataset(folder: Path) -> int:
         checked += 1
         try:
             task = Task(domain, load_problem(pair.problem, domain))
-            result = task.validate(read_plan(pair.plan))
+            result = task.validate(pair.plan_steps(read_plan(pair.plan)))
         except ApbError as error:
             out.print(f"[red]FAIL[/red] {escape(str(pair.plan))}: {escape(str(error))}")
             continue

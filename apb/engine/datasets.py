@@ -2,16 +2,21 @@
 
 Understands AutoPlanBench's layout (`orig_problems/` + `orig_gold_plans/`, `adapted_instances/` +
 `adapted_gold_plans/`, PlanBench's `gold_plans/`, the few-shot instance) and apb's own (`problems/` + `plans/`).
-A plan `X_gold_plan.txt` or `X.plan` / `X.txt` belongs to the problem `X.pddl`.
+A plan `X_gold_plan.txt` or `X.plan` / `X.txt` belongs to the problem `X.pddl`. Two AutoPlanBench quirks are
+resolved: an adapted plan whose adapted problem is missing belongs to the original problem with objects renamed
+by `instance_object_mappings.json`, and a `*_planbench` few-shot plan belongs to the sibling dataset's few-shot
+problem when both use the same domain file.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from apb.engine.errors import ApbError
+from apb.engine.plans import Plan, PlanStep
 
 # (plan folder, problem folders to look in, in order)
 PLAN_FOLDERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -31,6 +36,17 @@ class PlanPair:
     plan: Path
     problem: Path | None
     split: str  # the plan folder's name
+    rename: dict[str, str] = field(default_factory=dict, hash=False, compare=False)  # plan object -> problem object
+
+    def plan_steps(self, plan: Plan) -> list[PlanStep]:
+        """The plan's steps with objects renamed to the problem's names (line numbers kept)."""
+        if not self.rename:
+            return list(plan.steps)
+        renamed = []
+        for step in plan.steps:
+            name, *args = step.text.strip("()").split()
+            renamed.append(PlanStep("(" + " ".join([name, *(self.rename.get(a, a) for a in args)]) + ")", step.line))
+        return renamed
 
 
 def natural_key(path: Path) -> tuple:
@@ -65,8 +81,31 @@ def plan_pairs(folder: str | Path) -> list[PlanPair]:
                 if candidate.is_file():
                     problem = candidate
                     break
-            pairs.append(PlanPair(plan, problem, plan_dir))
+            pairs.append(PlanPair(plan, problem, plan_dir) if problem else _resolve_orphan(folder, plan, stem))
     return pairs
+
+
+def _resolve_orphan(folder: Path, plan: Path, stem: str) -> PlanPair:
+    split = plan.parent.name
+    if split == "adapted_gold_plans":
+        original = folder / "orig_problems" / f"{stem}.pddl"
+        mapping_file = folder / "instance_object_mappings.json"
+        if original.is_file() and mapping_file.is_file():
+            try:
+                mapping = json.loads(mapping_file.read_text(encoding="utf-8")).get(f"{stem}.pddl") or {}
+            except (OSError, ValueError) as err:
+                raise ApbError(f"{mapping_file}: cannot read the object mapping: {err}") from None
+            if mapping:
+                rename = {str(new).lower(): str(old).lower() for old, new in mapping.items()}
+                return PlanPair(plan, original, split, rename)
+    if folder.name.endswith("_planbench"):
+        sibling = folder.parent / folder.name.removesuffix("_planbench")
+        candidate = sibling / "orig_few_shot_instance" / f"{stem}.pddl"
+        same_domain = (sibling / "domain.pddl").is_file() and (
+            (sibling / "domain.pddl").read_bytes() == (folder / "domain.pddl").read_bytes())
+        if candidate.is_file() and same_domain:
+            return PlanPair(plan, candidate, split)
+    return PlanPair(plan, None, split)
 
 
 def problem_files(folder: str | Path, split: str = "orig_problems") -> list[Path]:

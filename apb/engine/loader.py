@@ -17,7 +17,7 @@ def _read(source, kind: str) -> tuple[str, str | None]:
     if isinstance(source, Path):
         return _read_file(source), str(source)
     if isinstance(source, str):
-        if "(" in source:
+        if "(" in source or "\n" in source or not source.strip():  # PDDL text, possibly empty or all comments
             return source, None
         return _read_file(Path(source)), source
     module = type(source).__module__ or ""

@@ -231,6 +231,8 @@ def parse_domain(text: str, name: str | None = None) -> Domain:
             _check_type_cycles(reader, types, node)
         elif head == ":constants":
             for obj, obj_types, type_node in reader.typed_list(node.items[1:], "constant", variables=False):
+                if len(obj_types) > 1:
+                    raise reader.syntax("a constant has exactly one type, not '(either ...)'", type_node)
                 _check_types_declared(reader, types, obj_types, type_node, declared_types)
                 constants[str(obj)] = obj_types[0]
         elif head == ":predicates":
@@ -388,8 +390,12 @@ def parse_problem(text: str, domain: Domain, name: str | None = None) -> Problem
                                           f"{domain.constants[obj]!r}", obj)
                 objects[str(obj)] = obj_types[0]
         elif head == ":init":
+            if init_node is not None:
+                raise reader.syntax("the problem has two (:init ...) sections", node, "merge them into one")
             init_node = node
         else:
+            if goal_node is not None:
+                raise reader.syntax("the problem has two (:goal ...) sections", node, "merge them into one")
             if len(node) != 2:
                 raise reader.syntax("expected '(:goal FORMULA)' with exactly one formula", node)
             goal_node = node

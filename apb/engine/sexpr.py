@@ -84,6 +84,11 @@ def read(source: Source) -> SList:
             stack.append(SList([], start))
         elif token == ")":
             if not stack:
+                if len(top) > 1:  # the first form closed early and more PDDL followed: the extra ')' is there
+                    line, column = source.position(top[0].offset)
+                    raise source.error(PDDLSyntaxError,
+                                       f"this ')' closes the '(' at line {line}, column {column} but more PDDL "
+                                       "follows it", top[0].end, "there is one ')' too many here or before here")
                 raise source.error(PDDLSyntaxError, "unexpected ')' with no matching '('", start,
                                    "remove it or add the missing '('")
             node = stack.pop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.ground import GroundingResult, fact_str, ground
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
+from apb.engine.plans import parse_plan, read_plan
 
 
 class State:
@@ -127,6 +129,8 @@ class Task:
         ordered = sorted(table)
         self._fact_ids: dict[tuple, int] = {f: i for i, f in enumerate(ordered)}
         self.fact_names: tuple[str, ...] = tuple(fact_str(f) for f in ordered)
+        # Static facts that got an id (only goal facts do): set in every state, hidden from `facts`.
+        self._static_bits = _mask(i for i, f in enumerate(ordered) if f in self._static)
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
         actions = [self._make_action(schema, args) for schema, args in g.bindings]
         actions.sort()
@@ -219,7 +223,7 @@ class Task:
 
     def facts(self, state: State) -> frozenset[str]:
         """The true fluent facts of `state` as PDDL strings (static facts are not part of states)."""
-        return frozenset(self.fact_names[i] for i in self.fact_ids(state))
+        return frozenset(self.fact_names[i] for i in self.fact_ids(State(state.bits & ~self._static_bits)))
 
     def fact_ids(self, state: State) -> list[int]:
         """Ids of the true facts of `state`, ascending."""
@@ -245,8 +249,8 @@ class Task:
         return fid is not None and bool(state.bits >> fid & 1)
 
     def state_from_facts(self, facts: Iterable[str]) -> State:
-        """A state with exactly the given fluent facts true (static facts are ignored)."""
-        bits = 0
+        """A state with exactly the given fluent facts true (static facts are ignored: they always hold)."""
+        bits = self._static_bits
         for fact in facts:
             key = self._parse_fact(fact)
             if key in self._static:
@@ -307,7 +311,8 @@ class Task:
                 raise ActionError("unknown_object", f"unknown object {arg!r} in {text.strip()}", action=text)
             if not self.domain.is_subtype(obj_type, param.types):
                 raise ActionError("type_mismatch",
-                                  f"{arg} is a {obj_type} but {param.name} of {name} must be a {param.type_str}",
+                                  f"{arg} is of type {obj_type} but {param.name} of {name} must be of type "
+                                  f"{param.type_str}",
                                   action=text)
         action = self._make_action(schema, args)
         self._cache[action._key] = action
@@ -325,11 +330,13 @@ class Task:
         return (name, *args)
 
     # ---- plans ---------------------------------------------------------------------------------------------
-    def validate(self, plan: Iterable) -> ValidationResult:
-        """Executes a plan (action strings, GroundActions or a `Plan`) from the initial state.
-
-        Reports the first failing step with its unmet preconditions, or the unmet goals.
+    def validate(self, plan: Iterable | str | os.PathLike) -> ValidationResult:
+        """Executes a plan from the initial state: a plan file path, plan text, a `Plan`, action strings or
+        GroundActions. Reports the first failing step with its unmet preconditions, or the unmet goals.
         """
+        if isinstance(plan, str | os.PathLike):
+            text = os.fspath(plan)
+            plan = parse_plan(text) if "(" in text or not text.strip() else read_plan(text)
         steps = getattr(plan, "steps", plan)
         state = self.initial_state
         count = 0

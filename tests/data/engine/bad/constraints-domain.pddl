@@ -1,0 +1,4 @@
+(define (domain uses-constraints)
+  (:requirements :strips)
+  (:predicates (p ?x))
+  (:constraints (always (p a))))

@@ -1,0 +1,8 @@
+(define (domain uses-derived)
+  (:requirements :strips)
+  (:predicates (p ?x) (q ?x))
+  (:derived (q ?x) (p ?x))
+  (:action a
+    :parameters (?x)
+    :precondition (q ?x)
+    :effect (not (p ?x))))

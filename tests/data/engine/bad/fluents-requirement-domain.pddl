@@ -1,0 +1,4 @@
+(define (domain declares-fluents)
+  (:requirements :strips
+                 :fluents)
+  (:predicates (p ?x)))

@@ -1,0 +1,6 @@
+(define (problem with-metric)
+  (:domain small)
+  (:objects a b - block)
+  (:init (on a b) (clear a))
+  (:goal (clear b))
+  (:metric minimize (total-time)))

@@ -1,0 +1,7 @@
+(define (domain uses-or)
+  (:requirements :strips :disjunctive-preconditions)
+  (:predicates (p ?x) (q ?x))
+  (:action a
+    :parameters (?x)
+    :precondition (or (p ?x) (q ?x))
+    :effect (not (p ?x))))

@@ -1,0 +1,5 @@
+(define (problem sloppy-p)
+  (:domain sloppy)
+  (:objects o1 o2)
+  (:init (p o1))
+  (:goal (and (p o1) (p o2))))

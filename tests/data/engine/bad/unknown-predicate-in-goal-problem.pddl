@@ -1,0 +1,6 @@
+(define (problem bad-goal)
+  (:domain small)
+  (:objects a b - block)
+  (:init (on a b) (clear a))
+  (:goal (and (clear b)
+              (holding a))))

@@ -1,0 +1,7 @@
+(define (problem bad-init)
+  (:domain small)
+  (:objects a b - block)
+  (:init (on a b)
+         (clear a)
+         (ontable b))
+  (:goal (clear b)))

@@ -1,0 +1,6 @@
+(define (problem bad-arity)
+  (:domain small)
+  (:objects a b - block)
+  (:init (on a b)
+    (clear a b))
+  (:goal (clear b)))

@@ -1,0 +1,5 @@
+(define (problem roads-p01)
+  (:domain roads)
+  (:objects l1 l2 l3)
+  (:init (at l1) (road l1 l2) (road l2 l3))
+  (:goal (and (at l3) (road l1 l2) (not (road l3 l1)))))

@@ -1,0 +1,5 @@
+(define (problem toggle-p01)
+  (:domain toggle)
+  (:objects o1 o2 o3)
+  (:init (lit o1) (lit o2))
+  (:goal (and (mark o1) (linked o1 o1) (not (lit o2)))))
