@@ -187,11 +187,11 @@ def test_state_after_plan_prefix_with_explanation(capsys, reference):
 def test_state_stops_at_failing_step_and_bad_explain_is_bad_input(capsys, reference, tmp_path):
     domain, problem, _ = gold(reference / "blocksworld", 1)
     plan = tmp_path / "p.txt"
-    plan.write_text("(stack a b)\n")
+    plan.write_text("(stack a c)\n")  # c is under b in instance-1
     code, out, _ = run_cli(capsys, "state", domain, problem, "--plan", plan, "--json")
     data = json.loads(out)
     assert code == 1 and data["steps_applied"] == 0
-    assert data["plan_failure"]["unmet"] == ["(holding a)", "(clear b)"]
+    assert data["plan_failure"]["unmet"] == ["(clear c)", "(holding a)"]  # the domain's precondition order
     code, _, err = run_cli(capsys, "state", domain, problem, "--explain", "(fly a)")
     assert code == 2 and "unknown action 'fly'" in err
 
@@ -219,13 +219,26 @@ def test_bench_engine_without_reference_is_bad_input(capsys, tmp_path):
     assert code == 2 and "reference data not found" in err
 
 
-def test_pddlgym_peer_reports_missing_extra(monkeypatch):
+def test_pddlgym_peer_reports_missing_extra(monkeypatch, reference):
     from apb.bench import pddlgym_peer
 
-    monkeypatch.setitem(sys.modules, "pddlgym", None)
+    class NoPddlgym:
+        """Makes `import pddlgym` fail as it does where the bench extra is not installed."""
+
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "pddlgym" or name.startswith("pddlgym."):
+                raise ModuleNotFoundError(f"No module named {name!r}", name="pddlgym")
+            return None
+
+    for name in [m for m in sys.modules if m == "pddlgym" or m.startswith("pddlgym.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [NoPddlgym(), *sys.meta_path])
+    monkeypatch.setattr(pddlgym_peer.importlib.util, "find_spec", lambda name, *a: None)
     assert pddlgym_peer.pddlgym_available() is False
+    domain, problem, _ = gold(reference / "blocksworld", 1)
     with pytest.raises(RuntimeError, match=r"pip install 'apb\[bench\]'"):
-        pddlgym_peer.measure_pddlgym("d.pddl", "p.pddl")
+        pddlgym_peer.measure_pddlgym(domain, problem)
 
 
 def test_console_script_entry_point(reference):

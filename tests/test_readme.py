@@ -1,0 +1,63 @@
+"""The README's examples run as written: its Python blocks and every `apb` command of its shell examples."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import require_reference
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+README_REFERENCE = "../shared/reference/autoplanbench"
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def with_reference(code: str) -> str:
+    return code.replace(README_REFERENCE, require_reference().as_posix())
+
+
+@pytest.mark.parametrize("index", range(len(blocks("python"))))
+def test_python_example_runs(index, capsys):
+    code = with_reference(blocks("python")[index])
+    exec(compile(code, f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})
+    assert capsys.readouterr().out.strip(), "the example prints its results"
+
+
+def cli_commands() -> list[list[str]]:
+    """Each `apb ...` command of the bash blocks (continuation lines joined, `$R` expanded, comments dropped)."""
+    commands = []
+    for block in blocks("bash"):
+        text = block.replace("\\\n", " ")
+        for line in text.splitlines():
+            line = line.split(" #")[0].strip()
+            if line.startswith("apb "):
+                commands.append(line)
+    return commands
+
+
+def test_readme_has_the_two_setup_commands():
+    setup = [c for c in blocks("bash") if "pip install" in c]
+    assert [c.strip() for c in setup] == ['pip install . && apb bench engine',
+                                          'pip install -e ".[dev]" && ruff check apb tests && pytest -q']
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert setup[1].strip() in ci
+
+
+@pytest.mark.parametrize("command", cli_commands())
+def test_cli_example_exits_0(command):
+    reference = require_reference().as_posix()
+    args = [a.replace("$R", reference) for a in shlex.split(command)][1:]
+    if args[:2] == ["bench", "engine"]:
+        args += ["--seconds", "0.02", "--no-peer"]  # the example as written runs ~20 s; the behaviour is the same
+    proc = subprocess.run([sys.executable, "-m", "apb", *args], capture_output=True, text=True,
+                          env={**os.environ, "APB_REFERENCE": reference})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip()
