@@ -19,6 +19,7 @@ from apb.engine.model import ActionSchema, Domain, Literal, Parameter, Predicate
 from apb.engine.parser import parse_domain, parse_problem
 from apb.engine.plans import Plan, PlanStep, format_plan, parse_plan, read_plan, write_plan
 from apb.engine.task import GroundAction, State, Task, ValidationResult
+from apb.engine.writer import domain_to_pddl, problem_to_pddl
 
 __all__ = [
     "ActionError",
@@ -42,6 +43,7 @@ __all__ = [
     "Task",
     "UnsupportedFeatureError",
     "ValidationResult",
+    "domain_to_pddl",
     "format_plan",
     "load_domain",
     "load_problem",
@@ -49,6 +51,7 @@ __all__ = [
     "parse_domain",
     "parse_plan",
     "parse_problem",
+    "problem_to_pddl",
     "read_plan",
     "write_plan",
 ]

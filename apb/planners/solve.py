@@ -1,0 +1,42 @@
+"""`solve(task, planner)`: one entry point over every planner, with uniform budgets and results."""
+
+from __future__ import annotations
+
+from apb.engine import Task
+from apb.engine.errors import ApbError
+from apb.planners.astar import astar
+from apb.planners.bfs import breadth_first_search
+from apb.planners.downward import fast_downward
+from apb.planners.gbfs import greedy_best_first
+from apb.planners.heuristics import Heuristic
+from apb.planners.random_walk import random_walk
+from apb.planners.result import SearchResult
+
+PLANNERS = ("bfs", "astar", "gbfs", "random", "fd-opt", "fd-sat")
+_TAKES_HEURISTIC = ("astar", "gbfs")
+_TAKES_NODES = ("bfs", "astar", "gbfs")
+
+
+def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
+          max_steps: int | None = None, seed: int = 0, heuristic: str | Heuristic | None = None) -> SearchResult:
+    """Runs one planner on `task` (see PLANNERS). `timeout` is in seconds, `max_nodes` bounds expansions,
+    `max_steps` and `seed` drive the random walk, `heuristic` overrides the default of astar (lmcut) or gbfs (ff).
+    """
+    name = str(planner).lower()
+    if name not in PLANNERS:
+        raise ApbError(f"unknown planner {planner!r}: choose one of {', '.join(PLANNERS)}")
+    if heuristic is not None and name not in _TAKES_HEURISTIC:
+        raise ApbError(f"{name} takes no heuristic; heuristics apply to {' and '.join(_TAKES_HEURISTIC)}")
+    if max_nodes is not None and name not in _TAKES_NODES:
+        raise ApbError(f"{name} has no expansion budget (max_nodes); it applies to {', '.join(_TAKES_NODES)}")
+    if max_steps is not None and name != "random":
+        raise ApbError(f"{name} has no step limit (max_steps); it applies to the random walk")
+    if name == "bfs":
+        return breadth_first_search(task, timeout=timeout, max_nodes=max_nodes)
+    if name == "astar":
+        return astar(task, heuristic=heuristic or "lmcut", timeout=timeout, max_nodes=max_nodes)
+    if name == "gbfs":
+        return greedy_best_first(task, heuristic=heuristic or "ff", timeout=timeout, max_nodes=max_nodes)
+    if name == "random":
+        return random_walk(task, max_steps=max_steps, seed=seed, timeout=timeout)
+    return fast_downward(task, "opt" if name == "fd-opt" else "sat", timeout=timeout)

@@ -1,0 +1,57 @@
+"""The state space as search code sees it: states are `State.bits` ints, nodes live in parallel lists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from apb.engine import GroundAction, Task
+
+
+class Successors:
+    """Generates (action index, successor bits) pairs of a state; built once per search from `task.actions`."""
+
+    def __init__(self, task: Task) -> None:
+        self.actions = task.actions
+        self._table = tuple((a.pre_mask, a.neg_mask, ~a.del_mask, a.add_mask, a.index) for a in task.actions)
+
+    def __call__(self, bits: int) -> list[tuple[int, int]]:
+        """Successors in `task.actions` order (sorted by action string), so searches are deterministic."""
+        return [(index, (bits & keep) | add) for pre, neg, keep, add, index in self._table
+                if bits & pre == pre and not bits & neg]
+
+
+class SearchSpace:
+    """Search nodes: node id -> state bits, cost so far, parent node and the action index that led to it."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, int] = {}
+        self.bits: list[int] = []
+        self.g: list[int] = []
+        self.parent: list[int] = []
+        self.action: list[int] = []
+
+    def add(self, bits: int, g: int, parent: int, action: int) -> int:
+        """A new node for a state not seen before; returns its id."""
+        node = len(self.bits)
+        self.ids[bits] = node
+        self.bits.append(bits)
+        self.g.append(g)
+        self.parent.append(parent)
+        self.action.append(action)
+        return node
+
+    def plan(self, node: int, actions: tuple[GroundAction, ...]) -> list[GroundAction]:
+        """The actions on the path from the root to `node`."""
+        steps = []
+        while self.parent[node] >= 0:
+            steps.append(actions[self.action[node]])
+            node = self.parent[node]
+        steps.reverse()
+        return steps
+
+
+def goal_test(task: Task) -> Callable[[int], bool]:
+    """A goal test on state bits, without building State objects."""
+    pos = sum(1 << f for f in task.goal_pos)
+    neg = sum(1 << f for f in task.goal_neg)
+    return lambda bits: bits & pos == pos and not bits & neg

@@ -1,0 +1,6 @@
+(define (problem chain-5)
+  (:domain chain)
+  (:objects c1 c2 c3 c4 c5 - cell)
+  (:init (at c1) (next c1 c2) (next c2 c3) (next c3 c4) (next c4 c5)
+         (next c2 c1) (next c3 c2) (next c4 c3) (next c5 c4))
+  (:goal (at c5)))

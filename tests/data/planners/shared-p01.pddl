@@ -1,0 +1,4 @@
+(define (problem shared-1)
+  (:domain shared)
+  (:init)
+  (:goal (and (a) (b))))
