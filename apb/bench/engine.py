@@ -140,17 +140,18 @@ def run_engine_bench(reference=None, seconds: float = 1.0, peer: bool = True, pe
 
 
 def print_engine_report(report: dict[str, Any], console) -> None:
-    """A rich table of the report, one row per problem."""
+    """A rich table of the report, one row per problem; PDDLGym's failures are listed under it."""
     from rich.table import Table
 
     peer = report.get("peer")
     table = Table(title=f"apb {report['apb_version']} engine benchmark (Python {report['python']}, "
                         f"{report['machine']})")
     for column in ("dataset", "problem", "facts", "actions", "ground ms", "apb steps/s"):
-        table.add_column(column, justify="left" if column in ("dataset", "problem") else "right")
+        table.add_column(column, justify="left" if column in ("dataset", "problem") else "right", no_wrap=True)
     if peer:
-        table.add_column("pddlgym steps/s", justify="right")
-        table.add_column("ratio", justify="right")
+        table.add_column("pddlgym steps/s", justify="right", no_wrap=True)
+        table.add_column("ratio", justify="right", no_wrap=True)
+    failures = []
     for row in report["rows"]:
         cells = [row["dataset"], row["problem"], str(row["facts"]), str(row["actions"]), f"{row['ground_ms']:.1f}",
                  f"{row['steps_per_s']:,}"]
@@ -158,9 +159,13 @@ def print_engine_report(report: dict[str, Any], console) -> None:
             if "pddlgym_steps_per_s" in row:
                 cells += [f"{row['pddlgym_steps_per_s']:,.0f}", f"{row['ratio']:,.0f}x"]
             else:
-                cells += ["fails: " + row.get("pddlgym_error", "")[:40], "-"]
+                cells += ["fails", "-"]
+                failures.append(f"pddlgym fails on {row['dataset']}/{row['problem']}: {row.get('pddlgym_error', '')}")
         table.add_row(*cells)
+    console.width = max(console.width, 120)  # rows must not wrap, also when the output is a file or pipe
     console.print(table)
+    for line in failures:
+        console.print(line, markup=False, highlight=False)
     console.print(f"largest grounding time {report['max_ground_ms']:.1f} ms; "
                   f"lowest throughput {report['min_steps_per_s']:,} steps/s"
                   + ("" if peer else "; PDDLGym not measured (pip install 'apb[bench]' or --peer-python)"))
