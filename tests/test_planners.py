@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
-import warnings
-from functools import cache
 from pathlib import Path
 
+import conftest
 import pytest
+from conftest import require_reference as reference_root
 
 import apb.engine.errors
 import apb.planners.downward as fd_backend
-from apb.engine import Domain, PDDLWarning, Task, load_domain, load_task, read_plan
+from apb.engine import Task, load_task, read_plan
 from apb.errors import ApbError
 from apb.planners import (
     FF,
@@ -41,8 +40,6 @@ from apb.planners import (
 )
 
 DATA = Path(__file__).resolve().parent / "data" / "planners"
-REFERENCE_ENV = "APB_REFERENCE"
-DEFAULT_REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "autoplanbench"
 MAIN_DATASETS = ("blocksworld", "depot", "ferry", "floortile", "goldminer", "grid", "gripper", "logistics",
                  "movie-complex", "rovers", "satellite", "visitall")
 OPTIMAL: dict[str, dict[str, int]] = {name: lengths for name, lengths in
@@ -56,27 +53,8 @@ HARD = ("floortile", "instance-25")  # the longest A* run of the reference: abou
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
-def reference_root() -> Path:
-    """The reference folder; fails the calling test when it is missing."""
-    configured = os.environ.get(REFERENCE_ENV)
-    root = Path(configured).expanduser() if configured else DEFAULT_REFERENCE
-    if not root.is_dir():
-        where = f"${REFERENCE_ENV}={configured}" if configured else f"{root} (default)"
-        pytest.fail(f"AutoPlanBench reference data not found at {where}: set {REFERENCE_ENV} to the folder holding "
-                    "blocksworld/, depot/, ... (data of github.com/minecraft-saar/autoplanbench)", pytrace=False)
-    return root
-
-
-@cache
-def reference_domain(dataset: str) -> Domain:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PDDLWarning)  # movie-complex uses undeclared negative preconditions
-        return load_domain(reference_root() / dataset / "domain.pddl")
-
-
-@cache
 def reference_task(dataset: str, instance: str) -> Task:
-    return load_task(reference_domain(dataset), reference_root() / dataset / "orig_problems" / f"{instance}.pddl")
+    return conftest.reference_task(dataset, reference_root() / dataset / "orig_problems" / f"{instance}.pddl")
 
 
 def gold_plan(dataset: str, instance: str) -> list[str]:

@@ -4,11 +4,12 @@ domain and problem of the AutoPlanBench reference and for a domain that uses eve
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
 import pytest
+from conftest import dataset_params
+from conftest import require_reference as reference_root
 
 from apb.engine import (
     Domain,
@@ -24,27 +25,7 @@ from apb.engine import (
 )
 
 DATA = Path(__file__).resolve().parent / "data" / "planners"
-REFERENCE_ENV = "APB_REFERENCE"
-DEFAULT_REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "autoplanbench"
 PROBLEM_FOLDERS = ("orig_problems", "adapted_instances", "orig_few_shot_instance")
-
-
-def reference_root() -> Path:
-    """The reference folder; fails the calling test when it is missing."""
-    configured = os.environ.get(REFERENCE_ENV)
-    root = Path(configured).expanduser() if configured else DEFAULT_REFERENCE
-    if not root.is_dir():
-        pytest.fail(f"AutoPlanBench reference data not found at {root}: set {REFERENCE_ENV} to the folder holding "
-                    "blocksworld/, depot/, ...", pytrace=False)
-    return root
-
-
-def reference_datasets() -> list[str]:
-    configured = os.environ.get(REFERENCE_ENV)
-    root = Path(configured).expanduser() if configured else DEFAULT_REFERENCE
-    if not root.is_dir():
-        return ["reference-missing"]
-    return sorted(p.name for p in root.iterdir() if (p / "domain.pddl").is_file())
 
 
 def assert_same_domain(a: Domain, b: Domain) -> None:
@@ -64,7 +45,7 @@ def round_trip_domain(domain: Domain) -> Domain:
         return parse_domain(domain_to_pddl(domain))
 
 
-@pytest.mark.parametrize("dataset", reference_datasets())
+@pytest.mark.parametrize("dataset", dataset_params())
 def test_reference_domains_and_problems_survive_a_round_trip(dataset):
     folder = reference_root() / dataset
     with warnings.catch_warnings():
