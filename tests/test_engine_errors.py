@@ -61,6 +61,13 @@ def test_missing_close_paren_names_the_unclosed_open_paren():
     assert err.hint == "add the missing ')'"
 
 
+def test_missing_close_paren_inside_an_action_points_at_the_next_section():
+    path = bad("missing-close-paren-in-action-domain.pddl")
+    expect_error(PDDLSyntaxError, lambda: load_domain(path), file=path, line=9, column=3,
+                 words=["unbalanced parentheses", "'(:action' at line 5, column 3 is not closed",
+                        "before the next section '(:action' starts", "add the missing ')' before this line"])
+
+
 def test_extra_close_paren_is_located_where_the_define_closes_too_early():
     path = bad("extra-close-paren-domain.pddl")
     expect_error(PDDLSyntaxError, lambda: load_domain(path), file=path, line=3, column=30,

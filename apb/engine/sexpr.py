@@ -103,14 +103,46 @@ def read(source: Source) -> SList:
                                    "a PDDL file is one '(define ...)' form")
             stack[-1].items.append(Atom(token.lower(), start))
     if stack:
-        opened = stack[-1]
-        line, column = source.position(opened.offset)
-        raise source.error(PDDLSyntaxError,
-                           f"unbalanced parentheses: the '(' at line {line}, column {column} is never closed",
-                           len(text), "add the missing ')'")
+        raise _unclosed_error(source, stack)
     if not top:
         raise source.error(PDDLSyntaxError, "expected '(define ...)' but the text is empty", 0)
     if len(top) > 1:
         raise source.error(PDDLSyntaxError, "expected a single '(define ...)' form, found more after it",
                            top[1].offset, "put one domain or problem per file")
     return top[0]
+
+
+_SECTION_HEADS = {":requirements", ":types", ":constants", ":predicates", ":action", ":functions", ":derived",
+                  ":durative-action", ":domain", ":objects", ":init", ":goal", ":metric", ":constraints"}
+
+
+def _unclosed_error(source: Source, stack: list[SList]) -> PDDLSyntaxError:
+    """Where a ')' is missing: before the first section nested inside another one, else at the unclosed '('."""
+    outer = stack[0]
+    for section in outer.items:
+        if not isinstance(section, SList):
+            continue
+        misplaced = _nested_section(section)
+        if misplaced is not None:
+            line, column = source.position(section.offset)
+            return source.error(PDDLSyntaxError,
+                                f"unbalanced parentheses: the '({section.head or ''}' at line {line}, column {column} "
+                                f"is not closed before the next section '({misplaced.head}' starts", misplaced.offset,
+                                "add the missing ')' before this line")
+    opened = stack[-1]
+    line, column = source.position(opened.offset)
+    return source.error(PDDLSyntaxError,
+                        f"unbalanced parentheses: the '(' at line {line}, column {column} is never closed",
+                        len(source.text), "add the missing ')'")
+
+
+def _nested_section(node: SList) -> SList | None:
+    """The first list inside `node` (at any depth) that starts with a section keyword such as ':action'."""
+    for item in node.items:
+        if isinstance(item, SList):
+            if item.head in _SECTION_HEADS:
+                return item
+            found = _nested_section(item)
+            if found is not None:
+                return found
+    return None
