@@ -123,10 +123,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     else:
         if result.plan is not None:
             for action in result.plan:
-                out.print(str(action))
+                out.print(escape(str(action)))
         status = "[green]solved[/green]" if result.status == "solved" else f"[red]{result.status}[/red]"
         length = f", plan length {len(result.plan)}" if result.plan is not None else ""
-        message = f" ({result.message})" if result.message else ""
+        message = f" ({escape(result.message)})" if result.message else ""
         err.print(f"; {result.planner}: {status}{length}; expanded {result.expanded}, generated {result.generated}, "
                   f"{result.seconds:.3f} s{message}")
     return EXIT_OK if result.status == "solved" else EXIT_NEGATIVE
@@ -179,23 +179,23 @@ def _print_state(report: dict) -> None:
     failure = report.get("plan_failure")
     if failure:
         out.print(f"[red]Plan stops at step {failure['step'] + 1}[/red] (line {failure['line']}): "
-                  f"{failure['action']} is not applicable; unmet: {', '.join(failure['unmet'])}")
+                  + escape(f"{failure['action']} is not applicable; unmet: {', '.join(failure['unmet'])}"))
     out.print(f"[bold]State after {report['steps_applied']} step(s)[/bold] ({len(report['facts'])} facts):")
     for fact in report["facts"]:
-        out.print(f"  {fact}")
+        out.print(f"  {escape(fact)}")
     out.print(f"[bold]Applicable actions[/bold] ({len(report['applicable'])}):")
     for action in report["applicable"]:
-        out.print(f"  {action}")
+        out.print(f"  {escape(action)}")
     if report["goal_reached"]:
         out.print("[green]Goal reached.[/green]")
     else:
-        out.print("[bold]Unsatisfied goals:[/bold] " + ", ".join(report["unsatisfied_goals"]))
+        out.print("[bold]Unsatisfied goals:[/bold] " + escape(", ".join(report["unsatisfied_goals"])))
     if "explain" in report:
         ex = report["explain"]
         if ex["applicable"]:
-            out.print(f"{ex['action']} is applicable.")
+            out.print(escape(f"{ex['action']} is applicable."))
         else:
-            out.print(f"{ex['action']} is not applicable: unmet {', '.join(ex['unmet'])}")
+            out.print(escape(f"{ex['action']} is not applicable: unmet {', '.join(ex['unmet'])}"))
 
 
 # ---- bench ---------------------------------------------------------------------------------------------------

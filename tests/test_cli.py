@@ -214,6 +214,17 @@ def test_bench_engine_json_reports_throughput_and_grounding(capsys, reference, t
         assert row["steps"] > 0 and row["steps_per_s"] > 0 and row["ground_ms"] > 0 and row["actions"] > 0
 
 
+def test_bench_engine_table_names_the_missing_peer(capsys, reference, tmp_path):
+    small = tmp_path / "ref" / "blocksworld"
+    (small / "orig_problems").mkdir(parents=True)
+    shutil.copy(reference / "blocksworld" / "domain.pddl", small)
+    shutil.copy(reference / "blocksworld" / "orig_problems" / "instance-1.pddl", small / "orig_problems")
+    code, out, _ = run_cli(capsys, "bench", "engine", "--reference", small.parent, "--seconds", "0.02", "--no-peer")
+    assert code == 0
+    assert "blocksworld" in out and "instance-1.pddl" in out and "apb steps/s" in out
+    assert "pip install 'apb[bench]'" in out
+
+
 def test_bench_engine_without_reference_is_bad_input(capsys, tmp_path):
     code, _, err = run_cli(capsys, "bench", "engine", "--reference", tmp_path / "missing", "--no-peer")
     assert code == 2 and "reference data not found" in err

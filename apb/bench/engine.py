@@ -168,4 +168,5 @@ def print_engine_report(report: dict[str, Any], console) -> None:
         console.print(line, markup=False, highlight=False)
     console.print(f"largest grounding time {report['max_ground_ms']:.1f} ms; "
                   f"lowest throughput {report['min_steps_per_s']:,} steps/s"
-                  + ("" if peer else "; PDDLGym not measured (pip install 'apb[bench]' or --peer-python)"))
+                  + ("" if peer else "; PDDLGym not measured (pip install 'apb[bench]' or --peer-python)"),
+                  markup=False, highlight=False)
