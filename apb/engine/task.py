@@ -12,6 +12,10 @@ from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.ground import GroundingResult, fact_str, ground
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
+from apb.engine.successors import SuccessorGenerator
+
+# Up to this many ground actions a linear scan of precondition masks beats the successor generator's tree.
+SCAN_LIMIT = 64
 
 
 class State:
@@ -139,6 +143,7 @@ class Task:
             self._cache[action._key] = action
         self.actions: tuple[GroundAction, ...] = tuple(actions)
         self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions)
+        self._generator: SuccessorGenerator | None = None
         init_bits = 0
         for lit in problem.init:
             fid = self._fact_ids.get((lit.predicate, *lit.args))
@@ -192,7 +197,21 @@ class Task:
     def applicable(self, state: State) -> list[GroundAction]:
         """The ground actions applicable in `state`, sorted by their PDDL string."""
         bits = state.bits
-        return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
+        if len(self._checks) <= SCAN_LIMIT:
+            return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
+        actions = self.actions
+        return [actions[i] for i in self._successors().applicable_ids(bits)]
+
+    def applicable_ids(self, bits: int) -> list[int]:
+        """Indices into `actions` of the actions applicable in the state with these bits, ascending."""
+        if len(self._checks) <= SCAN_LIMIT:
+            return [a.index for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
+        return self._successors().applicable_ids(bits)
+
+    def _successors(self) -> SuccessorGenerator:
+        if self._generator is None:  # built on first use: grounding stays cheap for tasks never simulated
+            self._generator = SuccessorGenerator([a.pre for a in self.actions], [a.neg_mask for a in self.actions])
+        return self._generator
 
     def is_applicable(self, state: State, action: GroundAction) -> bool:
         bits = state.bits

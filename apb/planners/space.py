@@ -12,12 +12,17 @@ class Successors:
 
     def __init__(self, task: Task) -> None:
         self.actions = task.actions
-        self._table = tuple((a.pre_mask, a.neg_mask, ~a.del_mask, a.add_mask, a.index) for a in task.actions)
+        self._applicable_ids = task.applicable_ids
+        self._effects = tuple((~a.del_mask, a.add_mask) for a in task.actions)
 
     def __call__(self, bits: int) -> list[tuple[int, int]]:
         """Successors in `task.actions` order (sorted by action string), so searches are deterministic."""
-        return [(index, (bits & keep) | add) for pre, neg, keep, add, index in self._table
-                if bits & pre == pre and not bits & neg]
+        effects = self._effects
+        result = []
+        for index in self._applicable_ids(bits):
+            keep, add = effects[index]
+            result.append((index, (bits & keep) | add))
+        return result
 
 
 class SearchSpace:
