@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -198,6 +199,104 @@ def _print_state(report: dict) -> None:
             out.print(escape(f"{ex['action']} is not applicable: unmet {', '.join(ex['unmet'])}"))
 
 
+# ---- domains and generate ------------------------------------------------------------------------------------
+def cmd_domains(args: argparse.Namespace) -> int:
+    from apb import domains
+
+    names = domains.domain_names()
+    if not args.stats:
+        rows = [{"name": n, "problems": {s: len(domains.problem_files(n, s)) for s in domains.SPLITS}}
+                for n in names]
+        if args.json:
+            out.print_json(data=rows)
+        else:
+            for row in rows:
+                counts = ", ".join(f"{k} {v}" for k, v in row["problems"].items() if v)
+                out.print(f"{row['name']:12s} {counts}")
+        return EXIT_OK
+    stats = [st.to_dict() for n in names for s in domains.SPLITS if (st := domains.split_stats(n, s))]
+    if args.json:
+        out.print_json(data=stats)
+        return EXIT_OK
+    from rich.table import Table
+
+    paper = domains.paper_table6()
+    table = Table(title="Bundled domains (paper: AutoPlanBench Table 6)")
+    for column in ("domain", "split", "problems", "opt. length", "paper", "goal facts", "paper", "init facts",
+                   "objects", "paper", "actions", "predicates", "types"):
+        table.add_column(column, justify="left" if column in ("domain", "split") else "right", no_wrap=True)
+    for st in stats:
+        ref = paper.get(st["name"], {}) if st["split"] != "scaled" else {}
+
+        def cell(key: str, ref=ref) -> str:
+            return f"{ref[key]:.2f}" if key in ref else "-"
+
+        length = f"{st['avg_optimal_plan_length']:.2f}" + ("" if st["optimal_plans"] == st["problems"] else "*")
+        table.add_row(st["name"], st["split"], str(st["problems"]), length, cell("avg_optimal_plan_length"),
+                      f"{st['avg_goal_facts']:.2f}", cell("avg_goal_facts"), f"{st['avg_init_facts']:.2f}",
+                      f"{st['avg_objects']:.2f}", cell("avg_objects"), str(st["actions"]), str(st["predicates"]),
+                      str(st["types"]))
+    out.width = max(out.width, 130)
+    out.print(table)
+    out.print("* some plans are satisficing (not proven optimal); the average is of plan lengths", markup=False)
+    return EXIT_OK
+
+
+def _parse_params(pairs: list[str]) -> dict:
+    params: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise BadInput(f"--param {pair!r}: write it as NAME=VALUE, e.g. --param blocks=6")
+        try:
+            params[key] = int(value)
+        except ValueError:
+            params[key] = value
+    return params
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    import shutil
+
+    from apb import domains
+    from apb.domains.builder import build, write_set
+
+    folder = domains.domain_dir(args.domain)
+    module = domains.generator(args.domain)
+    params = _parse_params(args.param or [])
+    unknown = sorted(set(params) - set(module.PARAMETERS))
+    if unknown:
+        raise BadInput(f"unknown parameter(s) {', '.join(unknown)} for {args.domain}: "
+                       f"it takes {', '.join(f'{k} (default {v})' for k, v in module.PARAMETERS.items())}")
+    out_dir = Path(args.out)
+    if (out_dir / "problems").is_dir() and any((out_dir / "problems").iterdir()) and not args.force:
+        raise BadInput(f"{out_dir / 'problems'} is not empty: choose another --out or pass --force")
+    if args.count < 1:
+        raise BadInput("--count must be at least 1")
+    candidates = ((args.seed + i, params) for i in range(args.count * 10))
+    start = time.perf_counter()
+    def log(line: str) -> None:
+        if not args.json:
+            err.print(escape(line))
+
+    built = build(load_domain(folder / "domain.pddl"), module.generate, candidates, count=args.count,
+                  timeout=args.timeout, log=log)
+    if not built:
+        raise BadInput(f"no solvable problem came out of seeds {args.seed}.. with {params or 'default parameters'}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(folder / "domain.pddl", out_dir / "domain.pddl")
+    write_set(out_dir, [(f"p{i:02d}", b) for i, b in enumerate(built, start=1)], clear=args.force)
+    report = {"domain": args.domain, "out": str(out_dir), "problems": len(built), "params": params,
+              "plan_lengths": [b.length for b in built], "optimal": [b.optimal for b in built],
+              "seconds": round(time.perf_counter() - start, 3)}
+    if args.json:
+        out.print_json(data=report)
+    else:
+        out.print(f"wrote {len(built)} problem(s) with gold plans to {escape(str(out_dir))} "
+                  f"(plan lengths {report['plan_lengths']}, {report['seconds']:.1f} s)")
+    return EXIT_OK if len(built) == args.count else EXIT_NEGATIVE
+
+
 # ---- bench ---------------------------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
     from apb.bench.engine import print_engine_report, run_engine_bench
@@ -247,6 +346,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="ACTION", help='why "(act ...)" is (not) applicable in that state')
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_state)
+
+    p = sub.add_parser("domains", help="list the bundled domains (--stats: Table-6 style statistics)")
+    p.add_argument("--stats", action="store_true", help="per domain and split: problems and averages")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_domains)
+
+    p = sub.add_parser("generate", help="generate new problems with gold plans for a bundled domain")
+    p.add_argument("domain")
+    p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
+    p.add_argument("--count", type=int, default=5)
+    p.add_argument("--seed", type=int, default=0, help="first seed; problem i uses seed + i")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="generator parameter (repeatable)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per problem for A*, then for GBFS")
+    p.add_argument("--force", action="store_true", help="replace problems already in --out")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
