@@ -1,0 +1,1 @@
+"""The depot benchmark domain: domain.pddl, problem generator, bundled problems and gold plans."""

@@ -1,0 +1,1 @@
+"""Floortile: robots paint a grid of floor tiles in a checkerboard of two colours."""

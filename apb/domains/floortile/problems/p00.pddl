@@ -1,0 +1,36 @@
+(define (problem floortile-1-3-2-s1001)
+  (:domain floor-tile)
+  (:objects
+    tile_0-1 tile_0-2 tile_0-3
+    tile_1-1 tile_1-2 tile_1-3 - tile
+    robot_1 robot_2 - robot
+    color_white color_black - color)
+  (:init
+    (robot-at robot_1 tile_0-1)
+    (robot-has robot_1 color_white)
+    (robot-at robot_2 tile_0-2)
+    (robot-has robot_2 color_black)
+    (available-color color_white)
+    (available-color color_black)
+    (clear tile_0-3)
+    (clear tile_1-1)
+    (clear tile_1-2)
+    (clear tile_1-3)
+    (up tile_1-1 tile_0-1)
+    (up tile_1-2 tile_0-2)
+    (up tile_1-3 tile_0-3)
+    (down tile_0-1 tile_1-1)
+    (down tile_0-2 tile_1-2)
+    (down tile_0-3 tile_1-3)
+    (right tile_0-2 tile_0-1)
+    (right tile_0-3 tile_0-2)
+    (right tile_1-2 tile_1-1)
+    (right tile_1-3 tile_1-2)
+    (left tile_0-1 tile_0-2)
+    (left tile_0-2 tile_0-3)
+    (left tile_1-1 tile_1-2)
+    (left tile_1-2 tile_1-3))
+  (:goal (and
+    (painted tile_1-1 color_white)
+    (painted tile_1-2 color_black)
+    (painted tile_1-3 color_white))))

@@ -1,0 +1,1 @@
+"""Gold Miner: a robot blasts through rock with bombs and a laser to pick up the gold."""

@@ -1,0 +1,1 @@
+"""The logistics benchmark domain: domain.pddl, problem generator, bundled problems and gold plans."""

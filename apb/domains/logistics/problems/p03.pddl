@@ -1,0 +1,39 @@
+(define (problem logistics-c2-l3-p1-a1-s102)
+  (:domain logistics-strips)
+  (:objects
+    airplane_0
+    city_0 city_1
+    truck_0 truck_1
+    airport_0 loc_0_1 loc_0_2 airport_1 loc_1_1 loc_1_2
+    package_0
+  )
+  (:init
+    (AIRPLANE airplane_0)
+    (CITY city_0)
+    (CITY city_1)
+    (TRUCK truck_0)
+    (TRUCK truck_1)
+    (LOCATION airport_0)
+    (in-city airport_0 city_0)
+    (LOCATION loc_0_1)
+    (in-city loc_0_1 city_0)
+    (LOCATION loc_0_2)
+    (in-city loc_0_2 city_0)
+    (LOCATION airport_1)
+    (in-city airport_1 city_1)
+    (LOCATION loc_1_1)
+    (in-city loc_1_1 city_1)
+    (LOCATION loc_1_2)
+    (in-city loc_1_2 city_1)
+    (AIRPORT airport_0)
+    (AIRPORT airport_1)
+    (OBJ package_0)
+    (at truck_0 airport_0)
+    (at truck_1 loc_1_2)
+    (at package_0 loc_0_1)
+    (at airplane_0 airport_1)
+  )
+  (:goal (and
+    (at package_0 loc_1_2)
+  ))
+)

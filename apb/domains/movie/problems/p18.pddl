@@ -1,0 +1,17 @@
+(define (problem movie-2-2-s18)
+  (:domain movie-strips-complex)
+  (:objects chips_0 dip_0 pop_0 pop_1 cheese_0 cheese_1 crackers_0)
+  (:init
+    (chips chips_0)
+    (dip dip_0)
+    (pop pop_0)
+    (pop pop_1)
+    (cheese cheese_0)
+    (cheese cheese_1)
+    (crackers crackers_0)
+    (counter-at-zero))
+  (:goal (and
+    (movie-rewound)
+    (counter-at-zero)
+    (have-dip)
+    (have-cheese))))

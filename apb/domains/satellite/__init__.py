@@ -1,0 +1,1 @@
+"""The satellite benchmark domain: domain.pddl, problem generator, bundled problems and gold plans."""

@@ -1,0 +1,31 @@
+(define (problem satellite-s1-i3-m3-d6-g4-s4)
+  (:domain satellite)
+  (:objects
+    satellite_0 - satellite
+    instrument_0 instrument_1 instrument_2 - instrument
+    infrared_0 thermograph_1 image_2 - mode
+    groundstation_0 groundstation_1 planet_2 star_3 star_4 star_5 - direction
+  )
+  (:init
+    (supports instrument_0 infrared_0)
+    (supports instrument_0 image_2)
+    (calibration_target instrument_0 groundstation_1)
+    (supports instrument_1 infrared_0)
+    (supports instrument_1 thermograph_1)
+    (supports instrument_1 image_2)
+    (calibration_target instrument_1 groundstation_0)
+    (supports instrument_2 infrared_0)
+    (calibration_target instrument_2 groundstation_0)
+    (on_board instrument_0 satellite_0)
+    (on_board instrument_1 satellite_0)
+    (on_board instrument_2 satellite_0)
+    (power_avail satellite_0)
+    (pointing satellite_0 planet_2)
+  )
+  (:goal (and
+    (pointing satellite_0 star_4)
+    (have_image star_3 thermograph_1)
+    (have_image star_3 image_2)
+    (have_image star_5 thermograph_1)
+  ))
+)
