@@ -52,9 +52,9 @@ def test_readme_has_the_two_setup_commands():
 
 
 @pytest.mark.parametrize("command", cli_commands())
-def test_cli_example_exits_0(command):
+def test_cli_example_exits_0(command, tmp_path):
     reference = require_reference().as_posix()
-    args = [a.replace("$R", reference) for a in shlex.split(command)][1:]
+    args = [a.replace("$R", reference).replace("/tmp/", f"{tmp_path}/") for a in shlex.split(command)][1:]
     if args[:2] == ["bench", "engine"]:
         args += ["--seconds", "0.02", "--no-peer"]  # the example as written runs ~20 s; the behaviour is the same
     proc = subprocess.run([sys.executable, "-m", "apb", *args], capture_output=True, text=True,

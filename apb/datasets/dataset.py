@@ -1,0 +1,215 @@
+"""The `Dataset` model shared by every importer: a parsed domain, its problem files, gold plans and NL descriptions."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apb.engine import ApbError, Domain, Plan, Problem, Task, parse_problem, read_plan
+from apb.engine.datasets import PlanPair, natural_key
+
+_PLAN_NAME = re.compile(r"(_gold_plan)?(\.plan|\.txt|\.soln)?$")
+_DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
+_COMMENT = re.compile(r";[^\n]*")
+_DESCRIPTION = re.compile(r"domain_description_seed(\d+)\.json$")
+_LISTED = 12  # how many ids an error message lists before "..."
+
+ProblemKey = int | str | Path
+TextFilter = Callable[[str, str], str]  # (PDDL text, file name) -> standard PDDL text
+
+
+class DatasetError(ApbError):
+    """A dataset cannot be loaded or used: names the path, what is wrong and what to do."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None, hint: str | None = None) -> None:
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.hint = hint
+        text = f"{self.path}: {message}" if self.path else message
+        super().__init__(f"{text} ({hint})" if hint else text)
+
+
+class UnknownProblemError(DatasetError):
+    """A problem id, index or path that is not in the dataset."""
+
+
+@dataclass(frozen=True)
+class ProblemEntry:
+    """One problem: a unique id, its file, its gold plan file (or None) and its split.
+
+    `plan_renames` maps object names of the plan file to the problem's names; `Dataset.gold_plan` applies it
+    (AutoPlanBench adapted plans whose adapted problem is missing run on the original problem).
+    """
+
+    id: str
+    path: Path
+    plan_path: Path | None
+    split: str
+    plan_renames: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def stem(self) -> str:
+        """The id without its split prefix: `instance-3` for `orig/instance-3`."""
+        return self.id.rsplit("/", 1)[-1]
+
+
+class Dataset:
+    """A domain plus problems, optional gold plans and NL descriptions; build one with `load_dataset`."""
+
+    def __init__(self, name: str, layout: str, root: Path, domain_file: Path, domain: Domain,
+                 problems: Sequence[ProblemEntry], descriptions: Mapping[int, dict] | None = None,
+                 problem_filter: TextFilter | None = None) -> None:
+        self.name = name
+        self.layout = layout  # "autoplanbench" | "pddlgym" | "folder"
+        self.root = root
+        self.domain_file = domain_file
+        self.domain = domain
+        self.problems: list[ProblemEntry] = list(problems)
+        self.descriptions: dict[int, dict] = dict(descriptions or {})
+        self._problem_filter = problem_filter
+        self._by_id = {entry.id: entry for entry in self.problems}
+        if len(self._by_id) != len(self.problems):
+            raise DatasetError("two problems share an id", path=root)
+        check_problem_domains(self.problems, domain, domain_file)
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def __iter__(self) -> Iterator[ProblemEntry]:
+        return iter(self.problems)
+
+    def __repr__(self) -> str:
+        return (f"Dataset(name={self.name!r}, layout={self.layout!r}, domain={self.domain.name!r}, "
+                f"problems={len(self.problems)}, splits={self.splits})")
+
+    @property
+    def splits(self) -> list[str]:
+        """Split names in the order their problems come."""
+        return list(dict.fromkeys(entry.split for entry in self.problems))
+
+    def split(self, name: str) -> list[ProblemEntry]:
+        """The problems of one split; DatasetError lists the splits when `name` is not one."""
+        entries = [entry for entry in self.problems if entry.split == name]
+        if not entries:
+            raise DatasetError(f"dataset {self.name!r} has no split {name!r}", path=self.root,
+                               hint=f"its splits: {', '.join(self.splits) or 'none'}")
+        return entries
+
+    def entry(self, key: ProblemKey) -> ProblemEntry:
+        """The problem with this index, id, id without split prefix (if unique) or file path."""
+        if isinstance(key, bool):
+            raise self._unknown(key)
+        if isinstance(key, int):
+            if 0 <= key < len(self.problems):
+                return self.problems[key]
+            raise self._unknown(key, f"index {key} is out of range: the dataset has {len(self.problems)} problem(s)")
+        text = str(key)
+        if isinstance(key, str) and text in self._by_id:
+            return self._by_id[text]
+        if isinstance(key, str):
+            matches = [entry for entry in self.problems if entry.stem == text]
+            if len(matches) == 1:
+                return matches[0]
+            if matches:
+                raise UnknownProblemError(f"problem {text!r} is ambiguous in dataset {self.name!r}", path=self.root,
+                                          hint=f"use one of {', '.join(e.id for e in matches)}")
+            if text.isdigit():
+                return self.entry(int(text))
+        path = Path(text).expanduser()
+        if path.is_file():
+            resolved = path.resolve()
+            for entry in self.problems:
+                if entry.path.resolve() == resolved:
+                    return entry
+        raise self._unknown(key)
+
+    def _unknown(self, key: object, reason: str | None = None) -> UnknownProblemError:
+        ids = [entry.id for entry in self.problems]
+        listed = ", ".join(ids[:_LISTED]) + (", ..." if len(ids) > _LISTED else "")
+        return UnknownProblemError(reason or f"no problem {key!r} in dataset {self.name!r}", path=self.root,
+                                   hint=f"use an index 0-{len(ids) - 1} or an id: {listed}" if ids
+                                   else "the dataset has no problems")
+
+    def problem_text(self, key: ProblemKey) -> str:
+        """The problem's PDDL text in standard PDDL (PDDLGym's action facts removed, line numbers kept)."""
+        entry = self.entry(key)
+        text = read_text(entry.path, "problem")
+        return self._problem_filter(text, str(entry.path)) if self._problem_filter else text
+
+    def problem(self, key: ProblemKey) -> Problem:
+        """The parsed problem; DatasetError if it names another domain."""
+        entry = self.entry(key)
+        problem = parse_problem(self.problem_text(entry.id), self.domain, str(entry.path))
+        if problem.domain_name != self.domain.name:
+            raise _mismatch(entry.path, problem.domain_name, self.domain, self.domain_file)
+        return problem
+
+    def task(self, key: ProblemKey) -> Task:
+        """The grounded task of a problem (index, id or path)."""
+        return Task(self.domain, self.problem(key))
+
+    def gold_plan(self, key: ProblemKey) -> Plan | None:
+        """The problem's gold plan in the problem's object names, or None when the dataset has none."""
+        entry = self.entry(key)
+        if entry.plan_path is None:
+            return None
+        plan = read_plan(entry.plan_path)
+        if not entry.plan_renames:
+            return plan
+        pair = PlanPair(entry.plan_path, entry.path, entry.split, dict(entry.plan_renames))
+        return Plan(pair.plan_steps(plan), plan.source, plan.cost)
+
+
+def read_text(path: Path, what: str) -> str:
+    """A file's text; DatasetError naming the file when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DatasetError(f"{what} file not found", path=path) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise DatasetError(f"cannot read the {what} file: {err}", path=path) from None
+
+
+def plan_stem(name: str) -> str:
+    """The problem stem a plan file belongs to: `p01` for `p01.plan`, `p01.txt` or `p01_gold_plan.txt`."""
+    return _PLAN_NAME.sub("", name)
+
+
+def natural_sorted(paths) -> list[Path]:
+    """Paths sorted so that instance-2 comes before instance-10."""
+    return sorted(paths, key=natural_key)
+
+
+def read_descriptions(folder: Path) -> dict[int, dict]:
+    """Parsed `domain_description_seed<N>.json` files of a folder, keyed by seed N."""
+    descriptions: dict[int, dict] = {}
+    for path in natural_sorted(folder.glob("domain_description_seed*.json")):
+        match = _DESCRIPTION.search(path.name)
+        if not match:
+            continue
+        try:
+            data = json.loads(read_text(path, "description"))
+        except ValueError as err:
+            raise DatasetError(f"invalid JSON: {err}", path=path, hint="fix or remove the file") from None
+        if not isinstance(data, dict):
+            raise DatasetError("expected a JSON object of NL templates", path=path)
+        descriptions[int(match.group(1))] = data
+    return descriptions
+
+
+def check_problem_domains(entries: Sequence[ProblemEntry], domain: Domain, domain_file: Path) -> None:
+    """Raises DatasetError when a problem's `(:domain NAME)` is not the dataset's domain (a cheap text scan)."""
+    for entry in entries:
+        text = _COMMENT.sub("", read_text(entry.path, "problem"))
+        match = _DOMAIN_REF.search(text)
+        if match and match.group(1).lower() != domain.name:
+            raise _mismatch(entry.path, match.group(1).lower(), domain, domain_file)
+
+
+def _mismatch(problem: Path, name: str, domain: Domain, domain_file: Path) -> DatasetError:
+    return DatasetError(f"this problem is for domain {name!r}, but {domain_file} defines domain {domain.name!r}",
+                        path=problem, hint="move the problem to a dataset of its own domain, or fix its "
+                        "(:domain ...) line if it was meant for this one")

@@ -1,0 +1,1 @@
+"""Blocksworld (4 operators): one hand rebuilds towers of blocks."""

@@ -1,0 +1,15 @@
+(define (problem blocksworld-4-s111)
+  (:domain blocksworld-4ops)
+  (:objects block_a block_b block_c block_d)
+  (:init
+    (handempty)
+    (ontable block_a)
+    (on block_b block_c)
+    (ontable block_c)
+    (on block_d block_a)
+    (clear block_b)
+    (clear block_d))
+  (:goal (and
+    (on block_a block_d)
+    (on block_c block_b)
+    (on block_d block_c))))

@@ -1,0 +1,15 @@
+(define (problem blocksworld-4-s112)
+  (:domain blocksworld-4ops)
+  (:objects block_a block_b block_c block_d)
+  (:init
+    (handempty)
+    (ontable block_a)
+    (on block_b block_d)
+    (ontable block_c)
+    (ontable block_d)
+    (clear block_a)
+    (clear block_b)
+    (clear block_c))
+  (:goal (and
+    (on block_a block_d)
+    (on block_c block_b))))

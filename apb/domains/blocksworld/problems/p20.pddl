@@ -1,0 +1,15 @@
+(define (problem blocksworld-4-s122)
+  (:domain blocksworld-4ops)
+  (:objects block_a block_b block_c block_d)
+  (:init
+    (handempty)
+    (ontable block_a)
+    (ontable block_b)
+    (on block_c block_b)
+    (ontable block_d)
+    (clear block_a)
+    (clear block_c)
+    (clear block_d))
+  (:goal (and
+    (on block_b block_a)
+    (on block_c block_d))))

@@ -1,0 +1,17 @@
+(define (problem blocksworld-5-s2000)
+  (:domain blocksworld-4ops)
+  (:objects block_a block_b block_c block_d block_e)
+  (:init
+    (handempty)
+    (ontable block_a)
+    (on block_b block_d)
+    (ontable block_c)
+    (on block_d block_a)
+    (on block_e block_b)
+    (clear block_c)
+    (clear block_e))
+  (:goal (and
+    (on block_a block_d)
+    (on block_c block_b)
+    (on block_d block_e)
+    (on block_e block_c))))

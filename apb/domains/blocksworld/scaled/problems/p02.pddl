@@ -1,0 +1,16 @@
+(define (problem blocksworld-5-s2001)
+  (:domain blocksworld-4ops)
+  (:objects block_a block_b block_c block_d block_e)
+  (:init
+    (handempty)
+    (ontable block_a)
+    (on block_b block_d)
+    (on block_c block_a)
+    (on block_d block_e)
+    (ontable block_e)
+    (clear block_b)
+    (clear block_c))
+  (:goal (and
+    (on block_b block_c)
+    (on block_c block_a)
+    (on block_e block_b))))

@@ -1,0 +1,16 @@
+(define (problem blocksworld-6-s2003)
+  (:domain blocksworld-4ops)
+  (:objects block_a block_b block_c block_d block_e block_f)
+  (:init
+    (handempty)
+    (on block_a block_c)
+    (on block_b block_e)
+    (on block_c block_d)
+    (on block_d block_b)
+    (on block_e block_f)
+    (ontable block_f)
+    (clear block_a))
+  (:goal (and
+    (on block_a block_f)
+    (on block_b block_a)
+    (on block_e block_c))))

@@ -1,0 +1,1 @@
+"""Ferry: a one-car ferry carries cars between locations."""

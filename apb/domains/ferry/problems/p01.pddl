@@ -1,0 +1,21 @@
+(define (problem ferry-l2-c3-s1)
+  (:domain ferry)
+  (:objects loc_0 loc_1
+            car_0 car_1 car_2)
+  (:init
+    (location loc_0)
+    (location loc_1)
+    (car car_0)
+    (car car_1)
+    (car car_2)
+    (not-eq loc_0 loc_1)
+    (not-eq loc_1 loc_0)
+    (empty-ferry)
+    (at car_0 loc_0)
+    (at car_1 loc_0)
+    (at car_2 loc_1)
+    (at-ferry loc_0))
+  (:goal (and
+    (at car_0 loc_1)
+    (at car_1 loc_1)
+    (at car_2 loc_1))))

@@ -1,0 +1,23 @@
+(define (problem ferry-l3-c2-s4)
+  (:domain ferry)
+  (:objects loc_0 loc_1 loc_2
+            car_0 car_1)
+  (:init
+    (location loc_0)
+    (location loc_1)
+    (location loc_2)
+    (car car_0)
+    (car car_1)
+    (not-eq loc_0 loc_1)
+    (not-eq loc_0 loc_2)
+    (not-eq loc_1 loc_0)
+    (not-eq loc_1 loc_2)
+    (not-eq loc_2 loc_0)
+    (not-eq loc_2 loc_1)
+    (empty-ferry)
+    (at car_0 loc_0)
+    (at car_1 loc_1)
+    (at-ferry loc_0))
+  (:goal (and
+    (at car_0 loc_2)
+    (at car_1 loc_1))))

@@ -1,0 +1,17 @@
+(define (problem gripper-3-s15)
+  (:domain gripper-strips)
+  (:objects robot_0 - robot
+            left_0 right_0 - gripper
+            room_a room_b - room
+            ball_0 ball_1 ball_2 - object)
+  (:init
+    (at-robby robot_0 room_a)
+    (free robot_0 left_0)
+    (free robot_0 right_0)
+    (at ball_0 room_a)
+    (at ball_1 room_a)
+    (at ball_2 room_a))
+  (:goal (and
+    (at ball_0 room_a)
+    (at ball_1 room_b)
+    (at ball_2 room_a))))

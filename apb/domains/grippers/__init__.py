@@ -1,0 +1,1 @@
+"""Grippers: robots with two grippers each carry balls between rooms."""

@@ -1,0 +1,17 @@
+(define (problem grippers-1-4-3-s4)
+  (:domain gripper-strips)
+  (:objects robot_0 - robot
+            left_0 right_0 - gripper
+            room_a room_b room_c room_d - room
+            ball_0 ball_1 ball_2 - object)
+  (:init
+    (at-robby robot_0 room_b)
+    (free robot_0 left_0)
+    (free robot_0 right_0)
+    (at ball_0 room_c)
+    (at ball_1 room_a)
+    (at ball_2 room_d))
+  (:goal (and
+    (at ball_0 room_d)
+    (at ball_1 room_b)
+    (at ball_2 room_a))))

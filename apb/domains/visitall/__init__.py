@@ -1,0 +1,1 @@
+"""Visitall: a robot must visit a set of cells on a grid."""

@@ -1,0 +1,33 @@
+(define (problem visitall-4x3-h5-g4-s7)
+  (:domain grid-visit-all)
+  (:objects
+    cell_0_1
+    cell_1_1
+    cell_2_0
+    cell_2_1
+    cell_3_0
+    cell_3_1
+    cell_3_2
+    - place)
+  (:init
+    (at-robot cell_3_2)
+    (visited cell_3_2)
+    (connected cell_0_1 cell_1_1)
+    (connected cell_1_1 cell_0_1)
+    (connected cell_1_1 cell_2_1)
+    (connected cell_2_0 cell_3_0)
+    (connected cell_2_0 cell_2_1)
+    (connected cell_2_1 cell_1_1)
+    (connected cell_2_1 cell_3_1)
+    (connected cell_2_1 cell_2_0)
+    (connected cell_3_0 cell_2_0)
+    (connected cell_3_0 cell_3_1)
+    (connected cell_3_1 cell_2_1)
+    (connected cell_3_1 cell_3_0)
+    (connected cell_3_1 cell_3_2)
+    (connected cell_3_2 cell_3_1))
+  (:goal (and
+    (visited cell_0_1)
+    (visited cell_2_0)
+    (visited cell_3_0)
+    (visited cell_3_2))))

@@ -1,0 +1,31 @@
+(define (problem visitall-4x3-h5-g4-s17)
+  (:domain grid-visit-all)
+  (:objects
+    cell_0_0
+    cell_0_1
+    cell_1_1
+    cell_1_2
+    cell_2_1
+    cell_3_0
+    cell_3_1
+    - place)
+  (:init
+    (at-robot cell_1_1)
+    (visited cell_1_1)
+    (connected cell_0_0 cell_0_1)
+    (connected cell_0_1 cell_1_1)
+    (connected cell_0_1 cell_0_0)
+    (connected cell_1_1 cell_0_1)
+    (connected cell_1_1 cell_2_1)
+    (connected cell_1_1 cell_1_2)
+    (connected cell_1_2 cell_1_1)
+    (connected cell_2_1 cell_1_1)
+    (connected cell_2_1 cell_3_1)
+    (connected cell_3_0 cell_3_1)
+    (connected cell_3_1 cell_2_1)
+    (connected cell_3_1 cell_3_0))
+  (:goal (and
+    (visited cell_0_1)
+    (visited cell_1_1)
+    (visited cell_1_2)
+    (visited cell_3_0))))

@@ -1,0 +1,166 @@
+(define (problem visitall-5x6-h0-g30-s2009)
+  (:domain grid-visit-all)
+  (:objects
+    cell_0_0
+    cell_0_1
+    cell_0_2
+    cell_0_3
+    cell_0_4
+    cell_0_5
+    cell_1_0
+    cell_1_1
+    cell_1_2
+    cell_1_3
+    cell_1_4
+    cell_1_5
+    cell_2_0
+    cell_2_1
+    cell_2_2
+    cell_2_3
+    cell_2_4
+    cell_2_5
+    cell_3_0
+    cell_3_1
+    cell_3_2
+    cell_3_3
+    cell_3_4
+    cell_3_5
+    cell_4_0
+    cell_4_1
+    cell_4_2
+    cell_4_3
+    cell_4_4
+    cell_4_5
+    - place)
+  (:init
+    (at-robot cell_1_2)
+    (visited cell_1_2)
+    (connected cell_0_0 cell_1_0)
+    (connected cell_0_0 cell_0_1)
+    (connected cell_0_1 cell_1_1)
+    (connected cell_0_1 cell_0_0)
+    (connected cell_0_1 cell_0_2)
+    (connected cell_0_2 cell_1_2)
+    (connected cell_0_2 cell_0_1)
+    (connected cell_0_2 cell_0_3)
+    (connected cell_0_3 cell_1_3)
+    (connected cell_0_3 cell_0_2)
+    (connected cell_0_3 cell_0_4)
+    (connected cell_0_4 cell_1_4)
+    (connected cell_0_4 cell_0_3)
+    (connected cell_0_4 cell_0_5)
+    (connected cell_0_5 cell_1_5)
+    (connected cell_0_5 cell_0_4)
+    (connected cell_1_0 cell_0_0)
+    (connected cell_1_0 cell_2_0)
+    (connected cell_1_0 cell_1_1)
+    (connected cell_1_1 cell_0_1)
+    (connected cell_1_1 cell_2_1)
+    (connected cell_1_1 cell_1_0)
+    (connected cell_1_1 cell_1_2)
+    (connected cell_1_2 cell_0_2)
+    (connected cell_1_2 cell_2_2)
+    (connected cell_1_2 cell_1_1)
+    (connected cell_1_2 cell_1_3)
+    (connected cell_1_3 cell_0_3)
+    (connected cell_1_3 cell_2_3)
+    (connected cell_1_3 cell_1_2)
+    (connected cell_1_3 cell_1_4)
+    (connected cell_1_4 cell_0_4)
+    (connected cell_1_4 cell_2_4)
+    (connected cell_1_4 cell_1_3)
+    (connected cell_1_4 cell_1_5)
+    (connected cell_1_5 cell_0_5)
+    (connected cell_1_5 cell_2_5)
+    (connected cell_1_5 cell_1_4)
+    (connected cell_2_0 cell_1_0)
+    (connected cell_2_0 cell_3_0)
+    (connected cell_2_0 cell_2_1)
+    (connected cell_2_1 cell_1_1)
+    (connected cell_2_1 cell_3_1)
+    (connected cell_2_1 cell_2_0)
+    (connected cell_2_1 cell_2_2)
+    (connected cell_2_2 cell_1_2)
+    (connected cell_2_2 cell_3_2)
+    (connected cell_2_2 cell_2_1)
+    (connected cell_2_2 cell_2_3)
+    (connected cell_2_3 cell_1_3)
+    (connected cell_2_3 cell_3_3)
+    (connected cell_2_3 cell_2_2)
+    (connected cell_2_3 cell_2_4)
+    (connected cell_2_4 cell_1_4)
+    (connected cell_2_4 cell_3_4)
+    (connected cell_2_4 cell_2_3)
+    (connected cell_2_4 cell_2_5)
+    (connected cell_2_5 cell_1_5)
+    (connected cell_2_5 cell_3_5)
+    (connected cell_2_5 cell_2_4)
+    (connected cell_3_0 cell_2_0)
+    (connected cell_3_0 cell_4_0)
+    (connected cell_3_0 cell_3_1)
+    (connected cell_3_1 cell_2_1)
+    (connected cell_3_1 cell_4_1)
+    (connected cell_3_1 cell_3_0)
+    (connected cell_3_1 cell_3_2)
+    (connected cell_3_2 cell_2_2)
+    (connected cell_3_2 cell_4_2)
+    (connected cell_3_2 cell_3_1)
+    (connected cell_3_2 cell_3_3)
+    (connected cell_3_3 cell_2_3)
+    (connected cell_3_3 cell_4_3)
+    (connected cell_3_3 cell_3_2)
+    (connected cell_3_3 cell_3_4)
+    (connected cell_3_4 cell_2_4)
+    (connected cell_3_4 cell_4_4)
+    (connected cell_3_4 cell_3_3)
+    (connected cell_3_4 cell_3_5)
+    (connected cell_3_5 cell_2_5)
+    (connected cell_3_5 cell_4_5)
+    (connected cell_3_5 cell_3_4)
+    (connected cell_4_0 cell_3_0)
+    (connected cell_4_0 cell_4_1)
+    (connected cell_4_1 cell_3_1)
+    (connected cell_4_1 cell_4_0)
+    (connected cell_4_1 cell_4_2)
+    (connected cell_4_2 cell_3_2)
+    (connected cell_4_2 cell_4_1)
+    (connected cell_4_2 cell_4_3)
+    (connected cell_4_3 cell_3_3)
+    (connected cell_4_3 cell_4_2)
+    (connected cell_4_3 cell_4_4)
+    (connected cell_4_4 cell_3_4)
+    (connected cell_4_4 cell_4_3)
+    (connected cell_4_4 cell_4_5)
+    (connected cell_4_5 cell_3_5)
+    (connected cell_4_5 cell_4_4))
+  (:goal (and
+    (visited cell_0_0)
+    (visited cell_0_1)
+    (visited cell_0_2)
+    (visited cell_0_3)
+    (visited cell_0_4)
+    (visited cell_0_5)
+    (visited cell_1_0)
+    (visited cell_1_1)
+    (visited cell_1_2)
+    (visited cell_1_3)
+    (visited cell_1_4)
+    (visited cell_1_5)
+    (visited cell_2_0)
+    (visited cell_2_1)
+    (visited cell_2_2)
+    (visited cell_2_3)
+    (visited cell_2_4)
+    (visited cell_2_5)
+    (visited cell_3_0)
+    (visited cell_3_1)
+    (visited cell_3_2)
+    (visited cell_3_3)
+    (visited cell_3_4)
+    (visited cell_3_5)
+    (visited cell_4_0)
+    (visited cell_4_1)
+    (visited cell_4_2)
+    (visited cell_4_3)
+    (visited cell_4_4)
+    (visited cell_4_5))))

@@ -1,0 +1,5 @@
+(define (problem few-0)
+  (:domain lamps)
+  (:objects lamp_0 - lamp room_0 - room)
+  (:init (inroom lamp_0 room_0))
+  (:goal (and (bright room_0))))

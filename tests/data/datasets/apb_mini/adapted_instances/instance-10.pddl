@@ -1,0 +1,5 @@
+(define (problem inst-10)
+  (:domain lamps)
+  (:objects lamp_0 - lamp room_0 - room)
+  (:init (inroom lamp_0 room_0) (lit lamp_0))
+  (:goal (and (bright room_0))))

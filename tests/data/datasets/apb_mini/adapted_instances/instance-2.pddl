@@ -1,0 +1,5 @@
+(define (problem inst-2)
+  (:domain lamps)
+  (:objects lamp_0 lamp_1 - lamp room_0 room_1 - room)
+  (:init (inroom lamp_1 room_0) (inroom lamp_0 room_1) (lit lamp_1))
+  (:goal (and (bright room_0) (bright room_1))))

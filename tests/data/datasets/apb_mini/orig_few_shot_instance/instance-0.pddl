@@ -1,0 +1,5 @@
+(define (problem few-0)
+  (:domain lamps)
+  (:objects l1 - lamp r1 - room)
+  (:init (inroom l1 r1))
+  (:goal (and (bright r1))))

@@ -1,0 +1,5 @@
+(define (problem inst-10)
+  (:domain lamps)
+  (:objects l1 - lamp r1 - room)
+  (:init (inroom l1 r1) (lit l1))
+  (:goal (and (bright r1))))

@@ -1,0 +1,5 @@
+(define (problem inst-2)
+  (:domain lamps)
+  (:objects l1 l2 - lamp r1 r2 - room)
+  (:init (inroom l1 r1) (inroom l2 r2) (lit l1))
+  (:goal (and (bright r1) (bright r2))))

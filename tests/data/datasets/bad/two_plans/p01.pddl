@@ -1,0 +1,5 @@
+(define (problem lamps-1)
+  (:domain lamps)
+  (:objects hall_lamp - lamp hall - room)
+  (:init (inroom hall_lamp hall))
+  (:goal (bright hall)))

@@ -1,0 +1,5 @@
+(define (problem switches-1)
+  (:domain switches)
+  (:objects hall_lamp - lamp hall - room)
+  (:init (inroom hall_lamp hall))
+  (:goal (bright hall)))

@@ -1,0 +1,5 @@
+(define (problem lamps-2)
+  (:domain lamps)
+  (:objects hall_lamp desk_lamp - lamp hall study - room)
+  (:init (inroom hall_lamp hall) (inroom desk_lamp study) (lit desk_lamp))
+  (:goal (and (bright hall) (bright study))))

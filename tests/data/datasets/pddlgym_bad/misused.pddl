@@ -1,0 +1,10 @@
+; (:actions switchon)
+(define (domain misused)
+  (:requirements :strips :typing)
+  (:types lamp)
+  (:predicates (lit ?l - lamp) (switchon ?l - lamp))
+  (:action switch-on
+    :parameters (?l - lamp)
+    :precondition (and (switchon ?l))
+    :effect (and (lit ?l)
+                 (not (switchon ?l)))))

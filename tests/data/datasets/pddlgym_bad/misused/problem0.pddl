@@ -1,0 +1,1 @@
+(define (problem misused-0) (:domain misused) (:objects a - lamp) (:init (switchon a)) (:goal (lit a)))

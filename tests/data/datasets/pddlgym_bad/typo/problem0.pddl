@@ -1,0 +1,10 @@
+(define (problem typo-0)
+  (:domain typo)
+  (:objects hall_lamp - lamp hall - room)
+  (:init
+    (switchon hall_lamp)
+    (switchoff hall_lamp)
+    (inroom hall_lamp kitchen)
+  )
+  (:goal (bright hall))
+)

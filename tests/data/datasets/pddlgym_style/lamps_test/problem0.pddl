@@ -1,0 +1,6 @@
+(define (problem lamps-test-0)
+  (:domain lamps)
+  (:objects desk_lamp - lamp study - room)
+  (:goal (and (bright study)))
+  (:init (inroom desk_lamp study) (switchon desk_lamp) (switchoff desk_lamp))
+)

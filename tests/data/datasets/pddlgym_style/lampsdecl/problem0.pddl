@@ -1,0 +1,6 @@
+(define (problem lampsdecl-0)
+  (:domain lampsdecl)
+  (:objects hall_lamp - lamp hall - room)
+  (:init (switchon hall_lamp) (inroom hall_lamp hall))
+  (:goal (bright hall))
+)
