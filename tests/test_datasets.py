@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import TESTS_DIR, dataset_dir, dataset_params
 
 from apb.datasets import (
     Dataset,
@@ -32,7 +33,6 @@ from apb.engine import (
     read_plan,
 )
 from apb.planners import solve
-from tests.conftest import TESTS_DIR, dataset_dir, dataset_params
 
 DATA = TESTS_DIR / "data" / "datasets"
 STYLE = DATA / "pddlgym_style"

@@ -41,8 +41,7 @@ def pddlgym_root(root: str | Path | None = None) -> Path | None:
         except (ImportError, ValueError):
             spec = None
         locations = list(spec.submodule_search_locations or []) if spec is not None else []
-        root = next((Path(loc) / "pddl" for loc in locations if (Path(loc) / "pddl").is_dir()), None)
-        return root
+        return next((Path(loc) / "pddl" for loc in locations if (Path(loc) / "pddl").is_dir()), None)
     path = Path(root).expanduser()
     if (path / "pddl").is_dir() and not any(path.glob("*.pddl")):  # the package folder rather than its pddl/
         path = path / "pddl"
@@ -62,8 +61,8 @@ def from_pddlgym(name: str, root: str | Path | None = None) -> Dataset:
     library = _library(root)
     key = name.strip().lower()
     domain_file = library / f"{key}.pddl"
-    problems = _problem_files(library, key)
-    if not domain_file.is_file() or not problems:
+    problems = _problem_files(library, key) if key and Path(key).name == key else []
+    if not problems or not domain_file.is_file():
         available = pddlgym_domains(library)
         close = difflib.get_close_matches(key, available, n=3)
         reason = (f"PDDLGym's {key}.pddl has no problem folder {key}/ or {key}_test/" if domain_file.is_file()
