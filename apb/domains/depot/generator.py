@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_parameters, render_problem
+
 PARAMETERS: dict[str, int] = {"depots": 3, "distributors": 1, "trucks": 3, "extra_pallets": 0, "extra_hoists": 0,
                               "crates": 3, "goals": 0}
 RANGES: dict[str, tuple[int, int]] = {"depots": (1, 10), "distributors": (0, 10), "trucks": (1, 10),
@@ -25,14 +27,7 @@ RANGES: dict[str, tuple[int, int]] = {"depots": (1, 10), "distributors": (0, 10)
 
 def _validate(params: dict[str, int]) -> dict[str, int]:
     """Defaults filled in; raises ValueError for an unknown parameter or a value outside its range."""
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown parameter {unknown[0]!r}: depot takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    for name, (low, high) in RANGES.items():
-        value = values[name]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"parameter {name!r} must be an integer in {low}..{high}, got {value!r}")
+    values = check_parameters("depot", PARAMETERS, RANGES, params)
     if values["goals"] > values["crates"]:
         raise ValueError(f"parameter 'goals' must be an integer in 0..{values['crates']} (at most the number of "
                          f"crates), got {values['goals']}")
@@ -99,13 +94,9 @@ def _goal_towers(rng: random.Random, crates: list[str], pallets: list[str], coun
     return [f"(on {crate} {below[crate]})" for crate in chosen]
 
 
+
 def _render(name: str, objects: list[str], init: list[str], goal: list[str]) -> str:
-    """The problem text in a fixed layout."""
-    lines = [f"(define (problem {name})", "  (:domain depots)", "  (:objects"]
-    lines += [f"    {group}" for group in objects]
-    lines += ["  )", "  (:init"] + [f"    {fact}" for fact in init] + ["  )"]
-    lines += ["  (:goal (and"] + [f"    {fact}" for fact in goal] + ["  ))", ")"]
-    return "\n".join(lines) + "\n"
+    return render_problem(name, "depots", objects, init, goal)
 
 
 def suite(split: str) -> list[tuple[int, dict]]:

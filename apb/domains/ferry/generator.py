@@ -13,21 +13,15 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_parameters
+
 PARAMETERS: dict[str, int] = {"locations": 3, "cars": 4}
 RANGES: dict[str, tuple[int, int]] = {"locations": (2, 20), "cars": (1, 50)}
 
 
 def check_params(params: dict) -> dict[str, int]:
     """The full parameter set (defaults filled in); ValueError names a bad parameter and its allowed range."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: ferry takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    for key, (low, high) in RANGES.items():
-        value = values[key]
-        if not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{key} must be an integer from {low} to {high}, got {value!r}")
-    return values
+    return check_parameters("ferry", PARAMETERS, RANGES, params)
 
 
 def generate(seed: int, **params: int) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from string import ascii_lowercase
 
+from apb.domains.generation import check_parameters
+
 PARAMETERS: dict[str, int] = {"robots": 2, "rooms": 3, "balls": 4}
 RANGES: dict[str, tuple[int, int]] = {"robots": (1, 10), "rooms": (2, len(ascii_lowercase)), "balls": (1, 60)}
 
@@ -22,15 +24,7 @@ RANGES: dict[str, tuple[int, int]] = {"robots": (1, 10), "rooms": (2, len(ascii_
 def check_params(params: dict, defaults: dict[str, int], ranges: dict[str, tuple[int, int]],
                  domain: str) -> dict[str, int]:
     """The full parameter set (defaults filled in); ValueError names a bad parameter and its allowed range."""
-    unknown = set(params) - set(defaults)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: {domain} takes {', '.join(defaults)}")
-    values = {**defaults, **params}
-    for key, (low, high) in ranges.items():
-        value = values[key]
-        if not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{key} must be an integer from {low} to {high}, got {value!r}")
-    return values
+    return check_parameters(domain, defaults, ranges, params)
 
 
 def problem_text(name: str, robots: int, rooms: list[str], robot_rooms: list[str], ball_rooms: list[str],

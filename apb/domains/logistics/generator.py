@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_parameters, render_problem
+
 PARAMETERS: dict[str, int] = {"cities": 2, "locations": 2, "packages": 2, "airplanes": 1}
 RANGES: dict[str, tuple[int, int]] = {"cities": (1, 10), "locations": (1, 10), "packages": (1, 20),
                                       "airplanes": (1, 10)}
@@ -23,14 +25,7 @@ _TEST_SHAPES = ((1, 2, 1), (2, 2, 1), (3, 1, 1), (2, 3, 2), (1, 1, 2), (2, 1, 1)
 
 def _validate(params: dict[str, int]) -> dict[str, int]:
     """Defaults filled in; raises ValueError for an unknown parameter or a value outside its range."""
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown parameter {unknown[0]!r}: logistics takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    for name, (low, high) in RANGES.items():
-        value = values[name]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"parameter {name!r} must be an integer in {low}..{high}, got {value!r}")
+    values = check_parameters("logistics", PARAMETERS, RANGES, params)
     if values["cities"] * values["locations"] < 2:
         raise ValueError("parameter 'locations' must be at least 2 when there is one city (packages need somewhere"
                          " to go)")
@@ -75,13 +70,9 @@ def generate(seed: int, **params: int) -> str:
     return _render(name, [" ".join(group) for group in groups], init, goal)
 
 
+
 def _render(name: str, objects: list[str], init: list[str], goal: list[str]) -> str:
-    """The problem text in a fixed layout."""
-    lines = [f"(define (problem {name})", "  (:domain logistics-strips)", "  (:objects"]
-    lines += [f"    {group}" for group in objects]
-    lines += ["  )", "  (:init"] + [f"    {fact}" for fact in init] + ["  )"]
-    lines += ["  (:goal (and"] + [f"    {fact}" for fact in goal] + ["  ))", ")"]
-    return "\n".join(lines) + "\n"
+    return render_problem(name, "logistics-strips", objects, init, goal)
 
 
 def suite(split: str) -> list[tuple[int, dict]]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_parameters, render_problem
+
 PARAMETERS: dict[str, int] = {"rovers": 1, "waypoints": 3, "cameras": 1, "objectives": 1, "soil": 1, "rock": 1,
                               "images": 1}
 RANGES: dict[str, tuple[int, int]] = {"rovers": (1, 5), "waypoints": (2, 12), "cameras": (1, 8), "objectives": (1, 6),
@@ -28,14 +30,7 @@ MODES = ("mode_colour", "mode_high_res", "mode_low_res")
 
 def _validate(params: dict[str, int]) -> dict[str, int]:
     """Defaults filled in; raises ValueError for an unknown parameter or a value outside its range."""
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown parameter {unknown[0]!r}: rovers takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    for name, (low, high) in RANGES.items():
-        value = values[name]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"parameter {name!r} must be an integer in {low}..{high}, got {value!r}")
+    values = check_parameters("rovers", PARAMETERS, RANGES, params)
     limits = {"soil": values["waypoints"], "rock": values["waypoints"], "images": values["objectives"] * len(MODES)}
     for name, high in limits.items():
         if values[name] > high:
@@ -138,13 +133,9 @@ def generate(seed: int, **params: int) -> str:
     return _render(name, objects, init, goal)
 
 
+
 def _render(name: str, objects: list[str], init: list[str], goal: list[str]) -> str:
-    """The problem text in a fixed layout."""
-    lines = [f"(define (problem {name})", "  (:domain Rover)", "  (:objects"]
-    lines += [f"    {group}" for group in objects]
-    lines += ["  )", "  (:init"] + [f"    {fact}" for fact in init] + ["  )"]
-    lines += ["  (:goal (and"] + [f"    {fact}" for fact in goal] + ["  ))", ")"]
-    return "\n".join(lines) + "\n"
+    return render_problem(name, "Rover", objects, init, goal)
 
 
 # (rovers, waypoints, cameras, objectives, soil, rock, images), after the AutoPlanBench instances.

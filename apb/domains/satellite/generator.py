@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_parameters, render_problem
+
 PARAMETERS: dict[str, int] = {"satellites": 1, "instruments": 2, "modes": 2, "directions": 5, "images": 2,
                               "pointing_goals": 0}
 RANGES: dict[str, tuple[int, int]] = {"satellites": (1, 5), "instruments": (1, 15), "modes": (1, 5),
@@ -30,14 +32,7 @@ def _stations(directions: int) -> int:
 
 def _validate(params: dict[str, int]) -> dict[str, int]:
     """Defaults filled in; raises ValueError for an unknown parameter or a value outside its range."""
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown parameter {unknown[0]!r}: satellite takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    for name, (low, high) in RANGES.items():
-        value = values[name]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ValueError(f"parameter {name!r} must be an integer in {low}..{high}, got {value!r}")
+    values = check_parameters("satellite", PARAMETERS, RANGES, params)
     limits = {"instruments": (values["satellites"], RANGES["instruments"][1]),
               "images": (1, (values["directions"] - _stations(values["directions"])) * values["modes"]),
               "pointing_goals": (0, values["satellites"])}
@@ -92,13 +87,9 @@ def generate(seed: int, **params: int) -> str:
     return _render(name, objects, init, goal)
 
 
+
 def _render(name: str, objects: list[str], init: list[str], goal: list[str]) -> str:
-    """The problem text in a fixed layout."""
-    lines = [f"(define (problem {name})", "  (:domain satellite)", "  (:objects"]
-    lines += [f"    {group}" for group in objects]
-    lines += ["  )", "  (:init"] + [f"    {fact}" for fact in init] + ["  )"]
-    lines += ["  (:goal (and"] + [f"    {fact}" for fact in goal] + ["  ))", ")"]
-    return "\n".join(lines) + "\n"
+    return render_problem(name, "satellite", objects, init, goal)
 
 
 # (satellites, instruments, modes, directions, images, pointing_goals), after the AutoPlanBench instances.
