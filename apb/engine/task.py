@@ -151,13 +151,14 @@ class Task:
                 init_bits |= 1 << fid
         self.initial_state = State(init_bits)
         self.goal: tuple[Literal, ...] = problem.goal
-        self._goal_pos = _mask(self._fact_ids[(lit.predicate, *lit.args)] for lit in problem.goal if lit.positive)
-        self._goal_neg = _mask(self._fact_ids[(lit.predicate, *lit.args)] for lit in problem.goal
-                               if not lit.positive)
         self.goal_pos: tuple[int, ...] = tuple(self._fact_ids[(lit.predicate, *lit.args)]
                                               for lit in problem.goal if lit.positive)
         self.goal_neg: tuple[int, ...] = tuple(self._fact_ids[(lit.predicate, *lit.args)]
                                               for lit in problem.goal if not lit.positive)
+        # The goal as bitmasks: a state is a goal state iff it has every bit of goal_pos_mask and none of
+        # goal_neg_mask (search code tests goals on raw bits with these).
+        self.goal_pos_mask = _mask(self.goal_pos)
+        self.goal_neg_mask = _mask(self.goal_neg)
 
     # ---- building ground actions -------------------------------------------------------------------------
     def _make_action(self, schema: ActionSchema, args: tuple[str, ...]) -> GroundAction:
@@ -282,7 +283,7 @@ class Task:
 
     def is_goal(self, state: State) -> bool:
         bits = state.bits
-        return bits & self._goal_pos == self._goal_pos and not bits & self._goal_neg
+        return bits & self.goal_pos_mask == self.goal_pos_mask and not bits & self.goal_neg_mask
 
     def unsatisfied_goals(self, state: State) -> list[str]:
         """Goal literals that do not hold in `state`, as PDDL strings, in goal order."""

@@ -36,8 +36,7 @@ class Blind(Heuristic):
 
     def __init__(self, task: Task) -> None:
         super().__init__(task)
-        self._pos = sum(1 << f for f in task.goal_pos)
-        self._neg = sum(1 << f for f in task.goal_neg)
+        self._pos, self._neg = task.goal_pos_mask, task.goal_neg_mask
 
     def __call__(self, bits: int) -> float:
         return 0 if bits & self._pos == self._pos and not bits & self._neg else 1
@@ -50,8 +49,7 @@ class GoalCount(Heuristic):
 
     def __init__(self, task: Task) -> None:
         super().__init__(task)
-        self._pos = sum(1 << f for f in task.goal_pos)
-        self._neg = sum(1 << f for f in task.goal_neg)
+        self._pos, self._neg = task.goal_pos_mask, task.goal_neg_mask
 
     def __call__(self, bits: int) -> float:
         return (self._pos & ~bits).bit_count() + (self._neg & bits).bit_count()

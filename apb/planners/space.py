@@ -57,6 +57,5 @@ class SearchSpace:
 
 def goal_test(task: Task) -> Callable[[int], bool]:
     """A goal test on state bits, without building State objects."""
-    pos = sum(1 << f for f in task.goal_pos)
-    neg = sum(1 << f for f in task.goal_neg)
+    pos, neg = task.goal_pos_mask, task.goal_neg_mask
     return lambda bits: bits & pos == pos and not bits & neg
