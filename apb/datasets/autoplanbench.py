@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, plan_stem, read_descriptions
+from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, read_descriptions
 from apb.engine import Plan, load_domain, read_plan
-from apb.engine.datasets import PlanPair, natural_key, plan_pairs, problem_files
+from apb.engine.datasets import PlanPair, natural_key, plan_pairs, plan_stem, problem_files
 
 # split name -> problem folder, in the order of `Dataset.problems`
 SPLIT_FOLDERS = {"orig": "orig_problems", "adapted": "adapted_instances", "few_shot": "orig_few_shot_instance"}

@@ -11,7 +11,6 @@ from pathlib import Path
 from apb.engine import ApbError, Domain, Plan, Problem, Task, parse_problem, read_plan
 from apb.engine.datasets import PlanPair, natural_key
 
-_PLAN_NAME = re.compile(r"(_gold_plan)?(\.plan|\.txt|\.soln)?$")
 _DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
 _COMMENT = re.compile(r";[^\n]*")
 _DESCRIPTION = re.compile(r"domain_description_seed(\d+)\.json$")
@@ -171,11 +170,6 @@ def read_text(path: Path, what: str) -> str:
         raise DatasetError(f"{what} file not found", path=path) from None
     except (OSError, UnicodeDecodeError) as err:
         raise DatasetError(f"cannot read the {what} file: {err}", path=path) from None
-
-
-def plan_stem(name: str) -> str:
-    """The problem stem a plan file belongs to: `p01` for `p01.plan`, `p01.txt` or `p01_gold_plan.txt`."""
-    return _PLAN_NAME.sub("", name)
 
 
 def natural_sorted(paths) -> list[Path]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted, plan_stem, read_descriptions
+from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted, read_descriptions
 from apb.engine import load_domain
+from apb.engine.datasets import plan_stem
 
 PLAN_SUFFIXES = (".plan", ".txt", ".soln")
 _DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)

@@ -49,6 +49,11 @@ class PlanPair:
         return renamed
 
 
+def plan_stem(name: str) -> str:
+    """The problem stem a plan file belongs to: `p01` for `p01.plan`, `p01.txt` or `p01_gold_plan.txt`."""
+    return _PLAN_SUFFIX.sub("", name)
+
+
 def natural_key(path: Path) -> tuple:
     """Sorts instance-2 before instance-10."""
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name))
@@ -74,7 +79,7 @@ def plan_pairs(folder: str | Path) -> list[PlanPair]:
         if not plans.is_dir():
             continue
         for plan in sorted((p for p in plans.iterdir() if p.is_file()), key=natural_key):
-            stem = _PLAN_SUFFIX.sub("", plan.name)
+            stem = plan_stem(plan.name)
             problem = None
             for problem_dir in problem_dirs:
                 candidate = folder / problem_dir / f"{stem}.pddl"
