@@ -15,6 +15,8 @@ import random
 from math import comb, factorial
 from string import ascii_lowercase
 
+from apb.domains.generation import check_range, merge_parameters
+
 PARAMETERS: dict[str, int] = {"blocks": 4}
 MAX_BLOCKS = len(ascii_lowercase)
 
@@ -52,12 +54,7 @@ def on_facts(towers: Towers) -> set[tuple[str, str]]:
 
 def generate(seed: int, **params: int) -> str:
     """The problem PDDL for `seed` and the given parameters (see PARAMETERS); deterministic."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: blocksworld takes only blocks")
-    n = params.get("blocks", PARAMETERS["blocks"])
-    if not isinstance(n, int) or not 2 <= n <= MAX_BLOCKS:
-        raise ValueError(f"blocks must be an integer from 2 to {MAX_BLOCKS}, got {n!r}")
+    n = check_range("blocks", merge_parameters("blocksworld", PARAMETERS, params)["blocks"], 2, MAX_BLOCKS)
     rng = random.Random(seed)
     blocks = block_names(n)
     start = random_towers(blocks, rng)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_range, merge_parameters
+
 PARAMETERS: dict[str, int] = {"rows": 2, "columns": 3, "robots": 2}
 MAX_ROWS = 8
 MAX_COLUMNS = 8
@@ -36,17 +38,10 @@ def goal_color(row: int, column: int) -> str:
 
 def _check(params: dict) -> tuple[int, int, int]:
     """The validated (rows, columns, robots); ValueError names the bad parameter and its range."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: floortile takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    rows, columns, robots = values["rows"], values["columns"], values["robots"]
-    if not isinstance(rows, int) or not 1 <= rows <= MAX_ROWS:
-        raise ValueError(f"rows must be an integer from 1 to {MAX_ROWS}, got {rows!r}")
-    if not isinstance(columns, int) or not 1 <= columns <= MAX_COLUMNS:
-        raise ValueError(f"columns must be an integer from 1 to {MAX_COLUMNS}, got {columns!r}")
-    if not isinstance(robots, int) or not 1 <= robots <= columns:
-        raise ValueError(f"robots must be an integer from 1 to columns ({columns}), got {robots!r}")
+    values = merge_parameters("floortile", PARAMETERS, params)
+    rows = check_range("rows", values["rows"], 1, MAX_ROWS)
+    columns = check_range("columns", values["columns"], 1, MAX_COLUMNS)
+    robots = check_range("robots", values["robots"], 1, columns, " (at most the number of columns)")
     return rows, columns, robots
 
 

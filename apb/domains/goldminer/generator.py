@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_range, merge_parameters
+
 PARAMETERS: dict[str, int] = {"rows": 3, "columns": 3}
 MAX_SIDE = 8
 SOFT_ROCK_CHANCE = 0.5
@@ -30,16 +32,9 @@ def loc(row: int, column: int) -> str:
 
 def _check(params: dict) -> tuple[int, int]:
     """The validated (rows, columns); ValueError names the bad parameter and its range."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: goldminer takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    rows, columns = values["rows"], values["columns"]
-    if not isinstance(columns, int) or not 1 <= columns <= MAX_SIDE:
-        raise ValueError(f"columns must be an integer from 1 to {MAX_SIDE}, got {columns!r}")
-    low = 3 if columns == 1 else 2
-    if not isinstance(rows, int) or not low <= rows <= MAX_SIDE:
-        raise ValueError(f"rows must be an integer from {low} to {MAX_SIDE} with {columns} column(s), got {rows!r}")
+    values = merge_parameters("goldminer", PARAMETERS, params)
+    columns = check_range("columns", values["columns"], 1, MAX_SIDE)
+    rows = check_range("rows", values["rows"], 3 if columns == 1 else 2, MAX_SIDE, f" with {columns} column(s)")
     return rows, columns
 
 

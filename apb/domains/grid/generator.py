@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_range, merge_parameters
+
 PARAMETERS: dict[str, int] = {"rows": 3, "columns": 3, "shapes": 2, "keys": 3, "locks": 2, "goals": 1}
 MAX_SIDE = 8
 MAX_KEYS = 10
@@ -37,15 +39,10 @@ def place(cell: Cell) -> str:
 
 def _check(params: dict) -> dict[str, int]:
     """The validated parameters; ValueError names the bad parameter and its range."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: grid takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
+    values = merge_parameters("grid", PARAMETERS, params)
 
     def need(name: str, low: int, high: int) -> None:
-        value = values[name]
-        if not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+        check_range(name, values[name], low, high)
 
     need("rows", 1, MAX_SIDE)
     need("columns", 1, MAX_SIDE)

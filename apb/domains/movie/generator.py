@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_range, merge_parameters
+
 PARAMETERS: dict[str, int] = {"snacks": 3, "goals": 3}
 KINDS = ("chips", "dip", "pop", "cheese", "crackers")
 MAX_SNACKS = 10
@@ -21,16 +23,9 @@ MAX_SNACKS = 10
 
 def _check(params: dict) -> tuple[int, int]:
     """The validated (snacks, goals); ValueError names the bad parameter and its range."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: movie takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    snacks, goals = values["snacks"], values["goals"]
-    if not isinstance(snacks, int) or not 1 <= snacks <= MAX_SNACKS:
-        raise ValueError(f"snacks must be an integer from 1 to {MAX_SNACKS}, got {snacks!r}")
-    if not isinstance(goals, int) or not 1 <= goals <= len(KINDS):
-        raise ValueError(f"goals must be an integer from 1 to {len(KINDS)}, got {goals!r}")
-    return snacks, goals
+    values = merge_parameters("movie", PARAMETERS, params)
+    return (check_range("snacks", values["snacks"], 1, MAX_SNACKS),
+            check_range("goals", values["goals"], 1, len(KINDS)))
 
 
 def generate(seed: int, **params: int) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from apb.domains.generation import check_parameters, check_range
+
 PARAMETERS: dict[str, int] = {"width": 3, "height": 2, "holes": 0, "goals": 4}
 RANGES: dict[str, tuple[int, int]] = {"width": (1, 30), "height": (1, 30)}
 
@@ -23,24 +25,12 @@ Cell = tuple[int, int]
 
 def check_params(params: dict) -> dict[str, int]:
     """The full parameter set (defaults filled in); ValueError names a bad parameter and its allowed range."""
-    unknown = set(params) - set(PARAMETERS)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(sorted(unknown))}: visitall takes {', '.join(PARAMETERS)}")
-    values = {**PARAMETERS, **params}
-    for key, value in values.items():
-        if not isinstance(value, int):
-            raise ValueError(f"{key} must be an integer, got {value!r}")
-    for key, (low, high) in RANGES.items():
-        if not low <= values[key] <= high:
-            raise ValueError(f"{key} must be from {low} to {high}, got {values[key]}")
+    values = check_parameters("visitall", PARAMETERS, RANGES, params)
     cells = values["width"] * values["height"]
     if cells < 2:
         raise ValueError(f"width x height must be at least 2 cells, got {values['width']} x {values['height']}")
-    if not 0 <= values["holes"] <= cells - 2:
-        raise ValueError(f"holes must be from 0 to {cells - 2} (width x height - 2), got {values['holes']}")
-    if not 2 <= values["goals"] <= cells - values["holes"]:
-        raise ValueError(f"goals must be from 2 to {cells - values['holes']} (width x height - holes), "
-                         f"got {values['goals']}")
+    check_range("holes", values["holes"], 0, cells - 2, " (width x height - 2)")
+    check_range("goals", values["goals"], 2, cells - values["holes"], " (width x height - holes)")
     return values
 
 
