@@ -9,7 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from apb.engine.model import Domain
-from apb.nl.templates import NLTemplateError, NLTemplates, complete, load_nl_yaml, read_yaml_with_lines
+from apb.nl.templates import (
+    NLTemplateError,
+    NLTemplates,
+    complete,
+    load_nl_yaml,
+    missing_entries,
+    read_yaml_with_lines,
+)
 
 DESCRIPTIONS = ("curated", "rule", "pddl")
 
@@ -74,6 +81,6 @@ def load_templates(domain: Domain, description: str | Path = "curated", *,
     else:
         raise NLTemplateError(f"unknown description {description!r}: use curated, rule, pddl or the path of an "
                               "nl.yaml / AutoPlanBench json / PDDLGym-style YAML file")
-    if templates.source != "rule":
+    if missing_entries(templates, domain):
         templates = complete(templates, rule_based(domain))
     return templates

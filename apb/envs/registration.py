@@ -1,0 +1,56 @@
+"""Registration of the apb/<Domain>-v0 ids with Gymnasium, and of imported datasets under their own ids.
+
+`register_envs()` is cheap (it imports nothing heavy) and idempotent; it runs when `apb.envs` is imported and,
+through the startup hook installed with the package, as soon as `gymnasium` is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from gymnasium.envs.registration import register, registry
+
+NAMESPACE = "apb"
+ENTRY_POINT = "apb.envs.text_env:PDDLTextEnv"
+MAX_EPISODE_STEPS = 24  # the action limit of AutoPlanBench's agents
+# Bundled domain -> the name in its id (apb/<Name>-v0).
+ENV_NAMES = {"blocksworld": "Blocksworld", "depot": "Depot", "ferry": "Ferry", "floortile": "Floortile",
+             "goldminer": "Goldminer", "grid": "Grid", "grippers": "Grippers", "logistics": "Logistics",
+             "movie": "Movie", "rovers": "Rovers", "satellite": "Satellite", "visitall": "Visitall",
+             "gripper": "Gripper"}
+
+
+def env_id(domain: str) -> str:
+    """'blocksworld' -> 'apb/Blocksworld-v0'."""
+    return f"{NAMESPACE}/{ENV_NAMES.get(domain, domain)}-v0"
+
+
+def register_envs() -> list[str]:
+    """Registers every bundled domain and apb/PDDL-v0; returns the ids (already registered ones are kept)."""
+    ids = []
+    for domain, name in ENV_NAMES.items():
+        ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}))
+    ids.append(_register(f"{NAMESPACE}/PDDL-v0", {}))
+    return ids
+
+
+def _register(id_: str, kwargs: dict) -> str:
+    if id_ not in registry:
+        register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs, max_episode_steps=MAX_EPISODE_STEPS)
+    return id_
+
+
+def register_dataset(source, env_id: str | None = None, **kwargs) -> str:
+    """Registers an imported dataset (a folder, a PDDLGym name, or a Dataset) under its own id, by default
+    apb/<Name>-v0 from the dataset's name; extra kwargs become the env's defaults. Returns the id."""
+    from apb.datasets import Dataset, load_dataset
+
+    dataset = source if isinstance(source, Dataset) else load_dataset(source)
+    if env_id is None:
+        name = "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", dataset.name) if part)
+        env_id = f"{NAMESPACE}/{name or 'Dataset'}-v0"
+    spec_kwargs = {"dataset": dataset if not isinstance(source, str | os.PathLike) else os.fspath(source)}
+    spec_kwargs.update(kwargs)
+    register(id=env_id, entry_point=ENTRY_POINT, kwargs=spec_kwargs, max_episode_steps=MAX_EPISODE_STEPS)
+    return env_id

@@ -1,0 +1,290 @@
+"""PDDLTextEnv: a PDDL problem as a Gymnasium text game with first-person feedback.
+
+Actions are grounded PDDL strings (`(stack b1 b2)`), `(look-around)` or `(finish)`. Observations are English
+(or PDDL with `description="pddl"`). A bad action never raises and never changes the state; its feedback names
+exactly what is wrong. See the environment contract in the README.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from apb.datasets import Dataset, ProblemEntry
+from apb.engine.errors import ActionError, ApbError
+from apb.engine.task import State, Task
+from apb.envs.problems import bundled_problems, dataset_problems, file_problems, optimal_length, select
+from apb.envs.spaces import PrintableText
+from apb.nl.feedback import NLFeedback, PDDLFeedback, diagnose, split_action
+from apb.nl.render import DomainText, TaskText
+from apb.nl.sources import load_templates
+
+LOOK_AROUND = "look-around"
+FINISH = "finish"
+MAX_OBSERVATION_LENGTH = 1_000_000
+MAX_ACTION_LENGTH = 4096
+_STATE_CACHE_LIMIT = 20_000
+
+
+class _Loaded:
+    """Everything derived from one problem that does not change during an episode."""
+
+    __slots__ = ("action_names", "base_info", "entry", "feedback", "observation", "task", "text")
+
+    def __init__(self, env: PDDLTextEnv, entry: ProblemEntry) -> None:
+        self.entry = entry
+        self.task: Task = env.dataset.task(entry.id)
+        self.text = TaskText(self.task, env.templates)
+        self.feedback = PDDLFeedback(self.text) if env.description == "pddl" else NLFeedback(self.text)
+        self.action_names = [str(a) for a in self.task.actions]
+        task = self.task
+        if env.description == "pddl":
+            domain_text = env.domain_pddl
+            self.observation = env.dataset.problem_text(entry.id)
+        else:
+            domain_text = env.domain_text
+            self.observation = self.text.problem_description()
+        self.base_info = {
+            "domain": env.dataset.name,
+            "problem_id": entry.id,
+            "domain_description": domain_text,
+            "goal": self.text.goal() if env.description != "pddl" else " ".join(str(g) for g in task.goal),
+            "goal_pddl": [str(g) for g in task.goal],
+            "objects": dict(task.objects),
+            "action_schemas": env.action_schemas,
+            "optimal_plan_length": optimal_length(env.dataset, entry),
+        }
+
+
+class PDDLTextEnv(gym.Env):
+    """A PDDL planning problem as a text game.
+
+    Build it with `gymnasium.make("apb/<Domain>-v0", ...)` or directly:
+    `PDDLTextEnv("blocksworld")`, `PDDLTextEnv(domain_file=..., problem_file=...)`, `PDDLTextEnv(dataset=...)`.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, domain: str | None = None, *, split: str = "test", problem: Any = None,
+                 problems: Any = None, domain_file: str | os.PathLike | None = None,
+                 problem_file: str | os.PathLike | None = None, dataset: str | os.PathLike | Dataset | None = None,
+                 description: str | os.PathLike = "curated", require_finish: bool = False,
+                 max_episode_steps: int | None = None, render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ApbError(f"render_mode {render_mode!r} is not supported: use 'ansi', 'human' or None")
+        if dataset is not None:
+            self.dataset = dataset_problems(dataset)
+        elif domain_file is not None:
+            self.dataset = file_problems(domain_file, problem_file if problem_file is not None else problems)
+        elif domain is not None and problems is not None:
+            from apb.domains.registry import domain_file as bundled_domain_file
+
+            self.dataset = file_problems(bundled_domain_file(domain), problems)
+        elif domain is not None:
+            self.dataset = bundled_problems(domain, split)
+        else:
+            raise ApbError("PDDLTextEnv needs a bundled domain name, domain_file= with problem_file= or problems=, "
+                           "or dataset=")
+        self.description = "pddl" if description == "pddl" else str(description)
+        self.templates = load_templates(self.dataset.domain, description, domain_file=self.dataset.domain_file)
+        self.require_finish = bool(require_finish)
+        self.render_mode = render_mode
+        self._max_steps = max_episode_steps
+        self.domain_pddl = Path(self.dataset.domain_file).read_text(encoding="utf-8")
+        self.domain_text = DomainText(self.dataset.domain, self.templates).description()
+        self.action_schemas = self._schemas()
+        self.observation_space = PrintableText(MAX_OBSERVATION_LENGTH)
+        self.action_space = PrintableText(MAX_ACTION_LENGTH)
+        self._fixed_problem = select(self.dataset, problem) if problem is not None else None
+        self._loaded: dict[str, _Loaded] = {}
+        self._current: _Loaded | None = None
+        self._state: State | None = None
+        self._steps = 0
+        self._done = False
+        self._history: list[tuple[str, str]] = []
+        self._state_text: dict[int, tuple[str, list[str], list[str]]] = {}
+
+    # ---- public helpers -------------------------------------------------------------------------------------
+    @property
+    def task(self) -> Task:
+        """The grounded task of the current episode (after `reset`)."""
+        if self._current is None:
+            raise ApbError("call reset() before using the environment")
+        return self._current.task
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            raise ApbError("call reset() before using the environment")
+        return self._state
+
+    @property
+    def problem_ids(self) -> list[str]:
+        return [e.id for e in self.dataset.problems]
+
+    def _schemas(self) -> list[dict]:
+        out = []
+        for schema in self.dataset.domain.actions:
+            template = self.templates.actions.get(schema.name)
+            out.append({"name": schema.name,
+                        "parameters": [[p.name.lstrip("?"), p.type_str] for p in schema.parameters],
+                        "pddl": schema.pddl_signature(),
+                        "nl": template.text if template else None,
+                        "indefinite": template.indefinite if template else None,
+                        "variables": dict(template.variables) if template else {}})
+        return out
+
+    def _load(self, entry: ProblemEntry) -> _Loaded:
+        loaded = self._loaded.get(entry.id)
+        if loaded is None:
+            loaded = self._loaded[entry.id] = _Loaded(self, entry)
+        return loaded
+
+    # ---- Gymnasium API ----------------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[str, dict]:
+        super().reset(seed=seed)
+        options = options or {}
+        if options.get("problem") is not None:
+            entry = select(self.dataset, options["problem"])
+        elif self._fixed_problem is not None:
+            entry = self._fixed_problem
+        else:
+            entry = self.dataset.problems[int(self.np_random.integers(len(self.dataset.problems)))]
+        if self._current is None or self._current.entry.id != entry.id:
+            self._current = self._load(entry)
+            self._state_text = {}
+        self._state = self._current.task.initial_state
+        self._steps = 0
+        self._done = False
+        observation = self._current.observation
+        self._history = [("", observation)]
+        info = self._info(self._state)
+        if self.render_mode == "human":
+            self.render()
+        return observation, info
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict]:
+        if self._current is None:
+            raise ApbError("call reset() before step()")
+        loaded = self._current
+        task = loaded.task
+        state = self._state
+        feedback = loaded.feedback
+        self._steps += 1
+        reward = 0.0
+        terminated = False
+        valid = True
+        failure = None
+        look = False
+        executed = None
+        try:
+            ground = task.parse_action(action)
+        except ActionError:
+            ground = None
+        if ground is not None:
+            unmet = task.explain(state, ground) if not task.is_applicable(state, ground) else None
+            executed = str(ground)
+            if unmet:
+                valid = False
+                observation = feedback.unmet(ground, unmet)
+                failure = {"kind": "unmet_preconditions", "unmet": unmet, "text": observation}
+            else:
+                state = self._state = task.successor(state, ground)
+                observation = feedback.executed(ground)
+                if not self.require_finish and task.is_goal(state):
+                    terminated = True
+                    reward = 1.0
+                    observation += " " + feedback.goal_reached()
+        else:
+            meta = split_action(action) if isinstance(action, str) else None
+            if meta is not None and meta[0] == LOOK_AROUND and not meta[1]:
+                look = True
+                executed = "(look-around)"
+                observation = feedback.look_around(state)
+            elif meta is not None and meta[0] == FINISH and not meta[1]:
+                executed = "(finish)"
+                if task.is_goal(state):
+                    terminated = True
+                    reward = 1.0
+                    observation = feedback.finished()
+                else:
+                    valid = False
+                    unsatisfied = task.unsatisfied_goals(state)
+                    observation = feedback.not_finished(unsatisfied)
+                    failure = {"kind": "goal_not_reached", "unmet": unsatisfied, "text": observation}
+            else:
+                diagnosis = diagnose(task, action)
+                valid = False
+                observation = feedback.failure(diagnosis)
+                failure = {"kind": diagnosis.kind, "unmet": [], "text": observation}
+        truncated = not terminated and self._max_steps is not None and self._steps >= self._max_steps
+        self._done = terminated or truncated
+        info = self._info(state)
+        info["action"] = executed if executed is not None else (action if isinstance(action, str) else repr(action))
+        info["action_valid"] = valid
+        info["failure"] = failure
+        info["look_around"] = look
+        self._history.append((info["action"], observation))
+        if self.render_mode == "human":
+            self.render()
+        return observation, reward, terminated, truncated, info
+
+    def _info(self, state: State) -> dict:
+        loaded = self._current
+        cached = self._state_text.get(state.bits)
+        if cached is None:
+            text = loaded.text
+            if self.description == "pddl":
+                state_pddl = text.state_pddl(state)
+                nl = " ".join(state_pddl)
+            else:
+                nl = text.state(state)
+                state_pddl = text.state_pddl(state)
+            names = loaded.action_names
+            admissible = [names[i] for i in loaded.task.applicable_ids(state.bits)]
+            if len(self._state_text) >= _STATE_CACHE_LIMIT:
+                self._state_text.clear()
+            cached = self._state_text[state.bits] = (nl, state_pddl, admissible)
+        task = loaded.task
+        info = dict(loaded.base_info)
+        # Fresh containers on every call: users keep infos (Gymnasium's data-reuse rule).
+        info["goal_pddl"] = list(info["goal_pddl"])
+        info["objects"] = dict(info["objects"])
+        info["action_schemas"] = [{**s, "parameters": [list(p) for p in s["parameters"]],
+                                   "variables": dict(s["variables"])} for s in info["action_schemas"]]
+        info["state"] = cached[0]
+        info["state_pddl"] = list(cached[1])
+        info["admissible_actions"] = list(cached[2])
+        goal = task.is_goal(state)
+        info["goal_reached"] = goal
+        info["unsatisfied_goals"] = [] if goal else task.unsatisfied_goals(state)
+        info["step"] = self._steps
+        return info
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human' to the env")
+            return None
+        if self.render_mode == "ansi":
+            return self._render_text()
+        from apb.envs.rendering import render_human
+
+        render_human(self)
+        return None
+
+    def _render_text(self) -> str:
+        if self._current is None:
+            return "(not reset)"
+        lines = []
+        for action, observation in self._history[-1:]:
+            if action:
+                lines.append(f"> {action}")
+            lines.append(observation)
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self._loaded.clear()
+        self._state_text = {}

@@ -1,0 +1,178 @@
+"""First-person feedback for an environment step: what happened, or exactly why it could not happen.
+
+Two styles with one interface: `NLFeedback` (English from the domain's templates) and `PDDLFeedback` (the terse
+PDDL variant of the paper: actions and facts in PDDL).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from apb.engine.task import GroundAction, State, Task
+from apb.nl.grammar import article, join_and
+from apb.nl.render import TaskText
+
+_ACTION = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$|^\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*$")
+
+
+@dataclass
+class Diagnosis:
+    """Why an action text cannot be executed: `kind` (an ActionError kind), the parsed name and arguments,
+    the unmet conditions (PDDL) and the specifics the explanation needs."""
+
+    kind: str
+    text: str
+    name: str | None = None
+    args: tuple[str, ...] = ()
+    unmet: list[str] = field(default_factory=list)
+    expected_arity: int | None = None
+    signature: str | None = None
+    unknown_objects: list[str] = field(default_factory=list)
+    mismatches: list[tuple[str, str, str]] = field(default_factory=list)  # (object, its type, required type)
+    suggestion: str | None = None
+
+
+def split_action(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """'(Stack a  b)' -> ('stack', ('a', 'b')); None when the text is not shaped like an action."""
+    match = _ACTION.match(text)
+    if not match:
+        return None
+    if match.group(1) is not None:
+        return match.group(1).lower(), tuple(match.group(2).lower().split())
+    return match.group(3).lower(), tuple(match.group(4).lower().split())
+
+
+def diagnose(task: Task, text: object) -> Diagnosis:
+    """Everything wrong with an action text that `task.parse_action` refused (never raises)."""
+    import difflib
+
+    if not isinstance(text, str):
+        return Diagnosis("syntax", f"{text!r} (a {type(text).__name__}, not a string)")
+    parsed = split_action(text) if text.strip() else None
+    if parsed is None:
+        return Diagnosis("syntax", text)
+    name, args = parsed
+    schema = task.domain.action(name)
+    if schema is None:
+        names = [a.name for a in task.domain.actions]
+        close = difflib.get_close_matches(name, names, n=1)
+        return Diagnosis("unknown_action", text, name, args, suggestion=close[0] if close else None)
+    if len(args) != len(schema.parameters):
+        return Diagnosis("wrong_arity", text, name, args, expected_arity=len(schema.parameters),
+                         signature=schema.pddl_signature())
+    unknown = [a for a in args if a not in task.objects]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(task.objects), n=1)
+        return Diagnosis("unknown_object", text, name, args, unknown_objects=list(dict.fromkeys(unknown)),
+                         suggestion=close[0] if close else None)
+    mismatches = []
+    for arg, param in zip(args, schema.parameters):
+        if not task.domain.is_subtype(task.objects[arg], param.types):
+            mismatches.append((arg, task.objects[arg], param.type_str))
+    return Diagnosis("type_mismatch", text, name, args, mismatches=mismatches, signature=schema.pddl_signature())
+
+
+class NLFeedback:
+    """English feedback: `I stack a on b.` / `I cannot stack a on b because b is not clear.`"""
+
+    style = "nl"
+
+    def __init__(self, text: TaskText) -> None:
+        self.text = text
+        self._executed: dict[int, str] = {}
+        actions = text.task.domain.actions
+        self._forms = join_and([a.pddl_signature() for a in actions])
+        ground = text.task.actions
+        self._example = str(ground[0]) if ground else "(action object ...)"
+
+    def executed(self, action: GroundAction) -> str:
+        cached = self._executed.get(action.index)
+        if cached is None:
+            cached = self.text.first_person(action) + "."
+            self._executed[action.index] = cached
+        return cached
+
+    def goal_reached(self) -> str:
+        return "I have reached my goal."
+
+    def finished(self) -> str:
+        return "I am finished: the goal is reached."
+
+    def not_finished(self, unsatisfied: list[str]) -> str:
+        return f"I am not finished yet because {self.text.unsatisfied(unsatisfied)}."
+
+    def look_around(self, state: State) -> str:
+        return f"I look around. Currently, {self.text.state(state)}."
+
+    def unmet(self, action: GroundAction, unmet: list[str]) -> str:
+        reasons = join_and([self.text.words.unmet(u) for u in unmet])
+        return f"I cannot {self.text.action(action)} because {reasons}."
+
+    def failure(self, d: Diagnosis) -> str:
+        shown = d.text.strip() if isinstance(d.text, str) else d.text
+        if d.kind == "syntax":
+            quoted = repr(shown) if isinstance(d.text, str) and not d.text.endswith("not a string)") else shown
+            return (f"I cannot understand {quoted} as an action. I write actions as (name object ...), for "
+                    f"example {self._example}.")
+        if d.kind == "unknown_action":
+            hint = f" Did I mean {d.suggestion}?" if d.suggestion else ""
+            return (f"I cannot do {shown} because there is no action called {d.name}.{hint} "
+                    f"The actions are {self._forms}.")
+        if d.kind == "wrong_arity":
+            return (f"I cannot do {shown} because {d.name} needs {d.expected_arity} object"
+                    f"{'s' if d.expected_arity != 1 else ''}, as in {d.signature}, but {len(d.args)} "
+                    f"{'were' if len(d.args) != 1 else 'was'} given.")
+        if d.kind == "unknown_object":
+            names = join_and(d.unknown_objects)
+            hint = f" Did I mean {d.suggestion}?" if d.suggestion else ""
+            noun = "objects called" if len(d.unknown_objects) > 1 else "object called"
+            return f"I cannot do {shown} because there is no {noun} {names}.{hint}"
+        if d.kind == "type_mismatch":
+            what = self.text.words.action(d.name, d.args) if d.name in self.text.templates.actions else shown
+            reasons = []
+            for obj, have, want in d.mismatches:
+                have_noun = self.text.templates.type_noun(have) or have
+                want_noun = self.text.templates.type_noun(want) or want
+                reasons.append(f"{obj} is {article(have_noun)} {have_noun}, not {article(want_noun)} {want_noun}")
+            return f"I cannot {what} because {join_and(reasons)}."
+        return f"I cannot do {shown}."  # pragma: no cover - every kind is handled above
+
+
+class PDDLFeedback:
+    """Terse PDDL feedback for the PDDL-input variant: `(stack a b) executed.` / `(stack a b) failed: ...`."""
+
+    style = "pddl"
+
+    def __init__(self, text: TaskText) -> None:
+        self.text = text
+
+    def executed(self, action: GroundAction) -> str:
+        return f"{action} executed."
+
+    def goal_reached(self) -> str:
+        return "Goal reached."
+
+    def finished(self) -> str:
+        return "(finish) executed: goal reached."
+
+    def not_finished(self, unsatisfied: list[str]) -> str:
+        return "(finish) failed: unsatisfied goals " + " ".join(unsatisfied) + "."
+
+    def look_around(self, state: State) -> str:
+        return "State: " + " ".join(self.text.state_pddl(state)) + "."
+
+    def unmet(self, action: GroundAction, unmet: list[str]) -> str:
+        return f"{action} failed: unmet preconditions " + " ".join(unmet) + "."
+
+    def failure(self, d: Diagnosis) -> str:
+        shown = d.text.strip() if isinstance(d.text, str) else d.text
+        if d.kind == "syntax":
+            return f"{shown!r} failed: syntax error, expected (name object ...)."
+        if d.kind == "unknown_action":
+            return f"{shown} failed: unknown action {d.name}."
+        if d.kind == "wrong_arity":
+            return f"{shown} failed: wrong number of arguments, expected {d.signature}."
+        if d.kind == "unknown_object":
+            return f"{shown} failed: unknown object " + " ".join(d.unknown_objects) + "."
+        return f"{shown} failed: type mismatch " + ", ".join(f"{o} - {h} is not {w}" for o, h, w in d.mismatches) + "."
