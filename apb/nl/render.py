@@ -19,7 +19,7 @@ def _split_atom(text: str) -> tuple[bool, str, tuple[str, ...]]:
     """'(not (on a b))' -> (False, 'on', ('a', 'b'))."""
     t = text.strip()
     positive = True
-    if t.startswith("(not"):
+    if t.startswith(("(not ", "(not(")):
         positive = False
         t = t[4:].strip()[:-1].strip()
     parts = t.strip("()").split()
@@ -91,7 +91,10 @@ class DomainText:
         if not positives and not negatives:
             sentences.append(f"I can always {head}.")
         adds = [self._lifted_effect(lit, letters) for lit in schema.effects if lit.positive]
-        dels = [self._lifted_effect(lit, letters) for lit in schema.effects if not lit.positive]
+        added = {(lit.predicate, lit.args) for lit in schema.effects if lit.positive}
+        # Delete-then-add: an atom both deleted and added stays true, so it is not said to end.
+        dels = [self._lifted_effect(lit, letters) for lit in schema.effects
+                if not lit.positive and (lit.predicate, lit.args) not in added]
         if adds:
             sentences.append(f"Once I {head}, {join_and(adds)}.")
         if dels:

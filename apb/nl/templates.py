@@ -161,6 +161,7 @@ class NLTemplates:
     actions: dict[str, ActionTemplate]
     source: str = "curated"
     file: str | None = None
+    nouns: frozenset[str] = frozenset()  # words naming kinds of objects (elided before matching object names)
 
     def type_noun(self, type_name: str) -> str | None:
         """The singular noun of a PDDL type, or None for 'object' / unnamed types."""
@@ -351,13 +352,17 @@ def build_templates(domain: Domain, data: dict, *, source: str, file: str | Path
 
     return NLTemplates(domain=str(data.get("domain") or domain.name), intro=intro.strip(), types=types,
                        predicates=predicates, actions=actions, source=source,
-                       file=str(file) if file is not None else None)
+                       file=str(file) if file is not None else None, nouns=nouns)
 
 
 def type_nouns(domain: Domain, types: dict[str, TypeName]) -> frozenset[str]:
-    """Every word that names a kind of object: the type nouns and the type names themselves."""
+    """Every word that names a kind of object: the type nouns, the type names, and the names of static unary
+    predicates, which act as types in untyped domains (`(truck ?t)`)."""
     nouns = {t.singular.lower() for t in types.values()}
     nouns.update(name.replace("-", " ").replace("_", " ") for name in domain.types if name != ROOT_TYPE)
+    changed = {lit.predicate for action in domain.actions for lit in action.effects}
+    nouns.update(name for name, schema in domain.predicates.items()
+                 if schema.arity == 1 and name not in changed and name.isalpha())
     return frozenset(n for n in nouns if n)
 
 
@@ -376,6 +381,7 @@ def complete(templates: NLTemplates, fallback: NLTemplates) -> NLTemplates:
         templates.actions.setdefault(name, a)
     for name, t in fallback.types.items():
         templates.types.setdefault(name, t)
+    templates.nouns = templates.nouns | fallback.nouns
     if not templates.intro:
         templates.intro = fallback.intro
     return templates

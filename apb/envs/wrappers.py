@@ -1,0 +1,142 @@
+"""Wrappers: discrete actions with an action mask (RL libraries), PDDLGym-style literal observations, and
+free-text actions through any translator callable (LLM agents)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.spaces import Dict, Discrete, Sequence
+
+from apb.engine.errors import ApbError
+from apb.envs.spaces import PrintableText
+
+
+def _base(env: gym.Env):
+    """The PDDLTextEnv under any wrappers."""
+    from apb.envs.text_env import PDDLTextEnv
+
+    inner = env.unwrapped
+    if not isinstance(inner, PDDLTextEnv):
+        raise ApbError(f"this wrapper needs an apb PDDLTextEnv, got {type(inner).__name__}")
+    return inner
+
+
+class DiscreteActions(gym.Wrapper):
+    """Actions are indices into a fixed, sorted list of every ground action of every problem the env can pick
+    (`action_names`); `info["action_mask"]` (and `action_masks()`) marks the applicable ones. Actions that do
+    not exist in the current problem are never applicable."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        base = _base(env)
+        names: set[str] = set()
+        for entry in base.dataset.problems:
+            names.update(str(a) for a in base._load(entry).task.actions)
+        self.action_names: list[str] = sorted(names)
+        self._index = {name: i for i, name in enumerate(self.action_names)}
+        self.action_space = Discrete(len(self.action_names))
+        self._mask = np.zeros(len(self.action_names), dtype=np.int8)
+
+    def _with_mask(self, info: dict) -> dict:
+        mask = np.zeros(len(self.action_names), dtype=np.int8)
+        for name in info["admissible_actions"]:
+            mask[self._index[name]] = 1
+        self._mask = mask
+        info["action_mask"] = mask.copy()
+        return info
+
+    def reset(self, **kwargs) -> tuple[Any, dict]:
+        obs, info = self.env.reset(**kwargs)
+        return obs, self._with_mask(info)
+
+    def step(self, action) -> tuple[Any, float, bool, bool, dict]:
+        index = int(action)
+        if not 0 <= index < len(self.action_names):
+            raise ApbError(f"action index {index} is out of range 0-{len(self.action_names) - 1}")
+        obs, reward, terminated, truncated, info = self.env.step(self.action_names[index])
+        return obs, reward, terminated, truncated, self._with_mask(info)
+
+    def action_masks(self) -> np.ndarray:
+        """The mask of the current state (the method name MaskablePPO looks for)."""
+        return self._mask.copy()
+
+
+def pddlgym_literal(fact: str, objects: dict[str, str]) -> str:
+    """'(on a b)' -> 'on(a:block,b:block)' (PDDLGym's string form; untyped objects are 'default')."""
+    inner = fact.strip()[1:-1].split()
+    name, args = inner[0], inner[1:]
+    typed = ",".join(f"{a}:{_pddlgym_type(objects.get(a, 'object'))}" for a in args)
+    return f"{name}({typed})"
+
+
+def _pddlgym_type(type_name: str) -> str:
+    return "default" if type_name == "object" else type_name
+
+
+class LiteralObservations(gym.ObservationWrapper):
+    """PDDLGym-style observations: `{"literals", "objects", "goal"}` as sorted tuples of strings, with static
+    facts included like PDDLGym does. `literal_format="pddl"` gives '(on a b)', `"pddlgym"` 'on(a:default,...)'."""
+
+    def __init__(self, env: gym.Env, literal_format: str = "pddl") -> None:
+        super().__init__(env)
+        if literal_format not in ("pddl", "pddlgym"):
+            raise ApbError(f"literal_format must be 'pddl' or 'pddlgym', not {literal_format!r}")
+        self.literal_format = literal_format
+        text = PrintableText(1000)
+        self.observation_space = Dict({"literals": Sequence(text), "objects": Sequence(text),
+                                       "goal": Sequence(text)})
+        self._info: dict | None = None
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        self._info = info
+        return self.observation(obs), info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._info = info
+        return self.observation(obs), reward, terminated, truncated, info
+
+    def observation(self, observation) -> dict:
+        info = self._info
+        objects = info["objects"]
+        facts = info["state_pddl"]
+        goal = info["goal_pddl"]
+        if self.literal_format == "pddlgym":
+            facts = [pddlgym_literal(f, objects) for f in facts]
+            goal = [pddlgym_literal(g, objects) if not g.startswith("(not ") else g for g in goal]
+            object_names = [f"{o}:{_pddlgym_type(t)}" for o, t in objects.items()]
+        else:
+            object_names = [f"{o} - {t}" for o, t in objects.items()]
+        return {"literals": tuple(sorted(facts)), "objects": tuple(sorted(object_names)), "goal": tuple(goal)}
+
+
+class TranslatedActions(gym.Wrapper):
+    """Free-text actions: `translator(text, info)` returns a grounded PDDL action (a string), None, or a result
+    with `.action` (apb translators). Untranslatable text is passed on unchanged, so the env explains the
+    problem. `info["translation"]` records input, output and, when given, method and confidence."""
+
+    def __init__(self, env: gym.Env, translator) -> None:
+        super().__init__(env)
+        if not callable(translator) and not hasattr(translator, "translate"):
+            raise ApbError("translator must be a callable translator(text, info) or have .translate(text, info)")
+        self.translator = translator
+        self._info: dict = {}
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        self._info = info
+        return obs, info
+
+    def step(self, action):
+        translate = self.translator.translate if hasattr(self.translator, "translate") else self.translator
+        result = translate(action, self._info)
+        pddl = getattr(result, "action", result)
+        record = {"input": action, "action": pddl, "method": getattr(result, "method", None),
+                  "confidence": getattr(result, "confidence", None)}
+        obs, reward, terminated, truncated, info = self.env.step(pddl if isinstance(pddl, str) and pddl else action)
+        info["translation"] = record
+        self._info = info
+        return obs, reward, terminated, truncated, info

@@ -1,0 +1,114 @@
+"""The template parser: English action text back to a grounded PDDL action by inverting the action templates.
+
+Exact and fast, no LLM: each action template becomes a regular expression over the problem's object names that
+tolerates capitalisation, articles, an omitted or repeated type word, punctuation and chatter around the action
+("First, I pick up block a."). When several actions are mentioned, the first one in the text wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from apb.nl.templates import _PLACEHOLDER, NLTemplates
+
+_ARTICLE = r"(?:(?:the|a|an)\s+)?"
+_PDDL = re.compile(r"\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)")
+
+
+@dataclass
+class ParsedAction:
+    action: str  # "(stack a b)"
+    start: int  # where the match starts in the text
+    method: str  # "pddl" or "template"
+
+
+class TemplateParser:
+    """`parse(text)` -> the grounded PDDL action the text names, or None. Built per problem (object names)."""
+
+    def __init__(self, templates: NLTemplates, objects: dict[str, str], action_names: list[str] | None = None,
+                 ground_actions=None) -> None:
+        self.templates = templates
+        # When type words are left out, two templates can match the same words ('load p into t' for trucks and
+        # airplanes); the ground actions of the task (if given) decide.
+        self.ground_actions = set(ground_actions) if ground_actions is not None else None
+        self.objects = objects
+        self.action_names = {a.lower() for a in (action_names or templates.actions)}
+        names = sorted(objects, key=len, reverse=True)
+        self._object = "|".join(re.escape(n) for n in names) or r"(?!x)x"
+        self._nouns = sorted(templates.nouns | _all_nouns(templates), key=len, reverse=True)
+        self._patterns = [(name, a.params, self._compile(a.text, a.params))
+                          for name, a in templates.actions.items()]
+
+    def _compile(self, text: str, params: tuple[str, ...]) -> re.Pattern:
+        pieces = []
+        pos = 0
+        seen: set[str] = set()
+        noun_alt = "|".join(re.escape(n) for n in self._nouns)
+        optional_noun = rf"(?:(?:{noun_alt})\s+)?" if noun_alt else ""
+        for match in _PLACEHOLDER.finditer(text):
+            literal = text[pos:match.start()]
+            pieces.append(self._literal(literal, drop_trailing_noun=True))
+            name = match.group(1)
+            group = "p" + str(params.index(name))
+            if group in seen:
+                pieces.append(rf"(?P={group})")
+            else:
+                seen.add(group)
+                pieces.append(rf"{_ARTICLE}{optional_noun}(?<![\w-])(?P<{group}>{self._object})(?![\w-])")
+            pos = match.end()
+        pieces.append(self._literal(text[pos:], drop_trailing_noun=False))
+        return re.compile("".join(pieces), re.IGNORECASE)
+
+    def _literal(self, literal: str, *, drop_trailing_noun: bool) -> str:
+        """A literal template part as a loose pattern: words separated by any spaces/punctuation, articles
+        optional, a type word right before a placeholder optional (it may be elided or repeated)."""
+        words = literal.split()
+        if drop_trailing_noun:
+            low = [w.lower() for w in words]
+            for noun in self._nouns:  # longest first
+                size = len(noun.split())
+                if low[-size:] == noun.split():
+                    words = words[:-size]
+                    break
+        if not words:
+            return r"\s*" if literal.strip() == "" and literal else ""
+        out = []
+        for w in words:
+            if w.lower() in ("the", "a", "an"):
+                out.append(r"(?:(?:the|a|an)[\s,]+)?")
+            else:
+                out.append(re.escape(w) + r"[\s,]*")
+        return r"\s*" + "".join(out)
+
+    def parse(self, text: str) -> ParsedAction | None:
+        if not isinstance(text, str) or not text.strip():
+            return None
+        best: ParsedAction | None = None
+        for m in _PDDL.finditer(text):
+            if m.group(1).lower() in self.action_names:
+                best = ParsedAction("(" + " ".join([m.group(1), *m.group(2).split()]).lower() + ")", m.start(),
+                                    "pddl")
+                break
+        candidates = []
+        for name, params, pattern in self._patterns:
+            m = pattern.search(text)
+            if m is None or (best is not None and m.start() >= best.start):
+                continue
+            args = [self._canonical(m.group("p" + str(i))) for i in range(len(params))]
+            action = "(" + " ".join([name, *args]) + ")"
+            exists = self.ground_actions is None or action in self.ground_actions
+            candidates.append((m.start(), not exists, -(m.end() - m.start()), action))
+        if candidates:
+            start, _, _, action = min(candidates)
+            return ParsedAction(action, start, "template")
+        return best
+
+    def _canonical(self, name: str) -> str:
+        low = name.lower()
+        return low if low in self.objects else name
+
+
+def _all_nouns(templates: NLTemplates) -> set[str]:
+    return {t.singular.lower() for t in templates.types.values()} | {
+        name.replace("-", " ").replace("_", " ") for name in templates.types}
