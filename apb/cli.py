@@ -1,4 +1,4 @@
-"""The `apb` command: validate, solve, state, bench.
+"""The `apb` command: validate, solve, state, domains, generate, describe, play, bench.
 
 Exit codes: 0 success, 1 a negative answer (invalid plan, no plan found), 2 bad input (with a message naming
 the file and line). User errors never print a traceback.
@@ -297,6 +297,56 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK if len(built) == args.count else EXIT_NEGATIVE
 
 
+# ---- describe and play ---------------------------------------------------------------------------------------
+def _env_for(domain: str, *, split: str, description: str, problem=None, require_finish: bool = False):
+    """A PDDLTextEnv for a bundled domain name or a dataset folder / PDDLGym name."""
+    from apb.domains.registry import BUNDLED
+    from apb.envs.text_env import PDDLTextEnv
+
+    if domain.lower() in BUNDLED:
+        return PDDLTextEnv(domain.lower(), split=split, problem=problem, description=description,
+                           require_finish=require_finish)
+    if not Path(domain).exists() and "/" not in domain and ":" not in domain:
+        from apb.domains.registry import domain_names
+
+        raise BadInput(f"unknown domain {domain!r}: use a bundled domain ({', '.join(domain_names())}) or the "
+                       "path of a dataset folder")
+    return PDDLTextEnv(dataset=domain, problem=problem, description=description, require_finish=require_finish)
+
+
+def _problem_arg(value: str | None):
+    if value is None:
+        return None
+    return int(value) if value.isdigit() else value
+
+
+def cmd_describe(args: argparse.Namespace) -> int:
+    env = _env_for(args.domain, split=args.split, description=args.description, problem=_problem_arg(args.problem))
+    obs, info = env.reset(seed=0)
+    if args.json:
+        out.print_json(data={"domain": info["domain"], "problem_id": info["problem_id"],
+                             "description": env.description, "templates": env.templates.source,
+                             "domain_text": info["domain_description"], "problem_text": obs,
+                             "action_schemas": info["action_schemas"]})
+        return EXIT_OK
+    if not args.problem_only:
+        out.rule(f"[bold]Domain {escape(info['domain'])}[/bold] [dim]({escape(env.templates.source)})[/dim]")
+        out.print(escape(info["domain_description"]))
+    if not args.domain_only:
+        out.rule(f"[bold]Problem {escape(info['problem_id'])}[/bold]")
+        out.print(escape(obs))
+    return EXIT_OK
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from apb.envs.play import play
+
+    env = _env_for(args.domain, split=args.split, description=args.description, problem=_problem_arg(args.problem),
+                   require_finish=args.require_finish)
+    summary = play(env, out, lambda prompt: out.input(prompt), seed=args.seed, max_steps=args.max_steps)
+    return EXIT_OK if summary["goal_reached"] else EXIT_NEGATIVE
+
+
 # ---- bench ---------------------------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
     from apb.bench.engine import print_engine_report, run_engine_bench
@@ -362,6 +412,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace problems already in --out")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("describe", help="print a domain's and a problem's text as agents see it")
+    p.add_argument("domain", help="bundled domain name or dataset folder")
+    p.add_argument("--problem", help="problem number (1 = p01) or id; default: the first of the split")
+    p.add_argument("--split", default="test", choices=["test", "example", "scaled"])
+    p.add_argument("--description", default="curated",
+                   help="curated | rule | pddl | path of an nl.yaml / AutoPlanBench json / PDDLGym-style YAML")
+    p.add_argument("--domain-only", action="store_true", help="only the domain text")
+    p.add_argument("--problem-only", action="store_true", help="only the problem text")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_describe)
+
+    p = sub.add_parser("play", help="play a problem in the terminal (PDDL or English actions)")
+    p.add_argument("domain", help="bundled domain name or dataset folder")
+    p.add_argument("--problem", help="problem number (1 = p01) or id; default: the first of the split")
+    p.add_argument("--split", default="test", choices=["test", "example", "scaled"])
+    p.add_argument("--description", default="curated", help="curated | rule | pddl | path of a description file")
+    p.add_argument("--require-finish", action="store_true", help="the episode ends only when you type (finish)")
+    p.add_argument("--max-steps", type=int, default=None, help="step limit (default: none)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

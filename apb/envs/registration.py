@@ -11,6 +11,8 @@ import re
 
 from gymnasium.envs.registration import register, registry
 
+from apb.engine.errors import ApbError
+
 NAMESPACE = "apb"
 ENTRY_POINT = "apb.envs.text_env:PDDLTextEnv"
 MAX_EPISODE_STEPS = 24  # the action limit of AutoPlanBench's agents
@@ -52,5 +54,9 @@ def register_dataset(source, env_id: str | None = None, **kwargs) -> str:
         env_id = f"{NAMESPACE}/{name or 'Dataset'}-v0"
     spec_kwargs = {"dataset": dataset if not isinstance(source, str | os.PathLike) else os.fspath(source)}
     spec_kwargs.update(kwargs)
+    taken = registry.get(env_id)
+    if taken is not None and taken.kwargs != spec_kwargs:
+        raise ApbError(f"the id {env_id} is already registered (for {taken.kwargs.get('domain') or 'another dataset'})"
+                       f"; pass env_id='apb/<YourName>-v0' to register_dataset")
     register(id=env_id, entry_point=ENTRY_POINT, kwargs=spec_kwargs, max_episode_steps=MAX_EPISODE_STEPS)
     return env_id

@@ -120,7 +120,7 @@ class TranslatedActions(gym.Wrapper):
 
     def __init__(self, env: gym.Env, translator) -> None:
         super().__init__(env)
-        if not callable(translator) and not hasattr(translator, "translate"):
+        if isinstance(translator, str | bytes) or not (callable(translator) or hasattr(translator, "translate")):
             raise ApbError("translator must be a callable translator(text, info) or have .translate(text, info)")
         self.translator = translator
         self._info: dict = {}

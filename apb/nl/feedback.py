@@ -126,8 +126,8 @@ class NLFeedback:
         if d.kind == "unknown_object":
             names = join_and(d.unknown_objects)
             hint = f" Did I mean {d.suggestion}?" if d.suggestion else ""
-            noun = "objects called" if len(d.unknown_objects) > 1 else "object called"
-            return f"I cannot do {shown} because there is no {noun} {names}.{hint}"
+            noun = "are no objects called" if len(d.unknown_objects) > 1 else "is no object called"
+            return f"I cannot do {shown} because there {noun} {names}.{hint}"
         if d.kind == "type_mismatch":
             what = self.text.words.action(d.name, d.args) if d.name in self.text.templates.actions else shown
             reasons = []

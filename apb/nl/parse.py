@@ -102,7 +102,29 @@ class TemplateParser:
         if candidates:
             start, _, _, action = min(candidates)
             return ParsedAction(action, start, "template")
-        return best
+        return best or self._by_names(text)
+
+    def _by_names(self, text: str) -> ParsedAction | None:
+        """Last resort: exactly one action name mentioned ('board', 'pick up'/'pick-up') and object names in
+        the right number, in order: 'board car_0 at loc_0' -> (board car_0 loc_0)."""
+        low = text.lower()
+        mentioned = []
+        for name in self.action_names:
+            spelled = {name, name.replace("-", " "), name.replace("_", " ")}
+            if any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", low) for s in spelled):
+                mentioned.append(name)
+        if len(mentioned) != 1:
+            return None
+        name = mentioned[0]
+        args = [m.group(0).lower() for m in re.finditer(rf"(?<![\w-])(?:{self._object})(?![\w-])", text, re.I)]
+        schema = self.templates.actions.get(name)
+        arity = len(schema.params) if schema is not None else None
+        if arity is None or len(args) != arity:
+            return None
+        action = "(" + " ".join([name, *args]) + ")"
+        if self.ground_actions is not None and action not in self.ground_actions:
+            return None
+        return ParsedAction(action, 0, "names")
 
     def _canonical(self, name: str) -> str:
         low = name.lower()
