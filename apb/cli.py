@@ -360,6 +360,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_bench_env(args: argparse.Namespace) -> int:
+    from apb.bench.env import print_env_report, run_env_bench
+
+    domains = [d.strip() for d in args.domains.split(",")] if args.domains else None
+    report = run_env_bench(domains, seconds=args.seconds)
+    if args.json:
+        out.print_json(data=report)
+    else:
+        print_env_report(report, out)
+    return EXIT_OK
+
+
 # ---- entry point ---------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     from apb.planners import PLANNERS
@@ -443,6 +455,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--peer-python", help="python executable that has pddlgym installed (default: this one)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
+    b = bench_sub.add_parser("env", help="env.step throughput with NL feedback, and reset latency")
+    b.add_argument("--domains", help="comma-separated bundled domains (default: logistics,blocksworld,depot,rovers)")
+    b.add_argument("--seconds", type=float, default=1.0, help="stepping time per domain (default 1)")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench_env)
     return parser
 
 
