@@ -1,5 +1,8 @@
 """Only here to put apb-gymnasium.pth into site-packages (see apb_gymnasium_hook.py); the rest is pyproject.toml."""
 
+import base64
+import hashlib
+import zipfile
 from pathlib import Path
 
 from setuptools import setup
@@ -24,4 +27,32 @@ class BuildPyWithStartupHook(build_py):
         return mapping
 
 
-setup(cmdclass={"build_py": BuildPyWithStartupHook})
+def add_to_wheel(wheel_path: str, name: str, data: bytes) -> None:
+    """Adds a top-level file to a built wheel and records it in the wheel's RECORD."""
+    with zipfile.ZipFile(wheel_path) as zf:
+        entries = {info.filename: zf.read(info.filename) for info in zf.infolist()}
+    record_name = next(n for n in entries if n.endswith(".dist-info/RECORD"))
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    entries[name] = data
+    entries[record_name] += f"{name},sha256={digest},{len(data)}\n".encode()
+    with zipfile.ZipFile(wheel_path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for entry, content in entries.items():
+            zf.writestr(entry, content)
+
+
+cmdclass = {"build_py": BuildPyWithStartupHook}
+try:  # editable installs (pip install -e) get the hook too
+    from setuptools.command.editable_wheel import editable_wheel
+
+    class EditableWheelWithStartupHook(editable_wheel):
+        def _create_wheel_file(self, bdist_wheel):
+            wheel_path = super()._create_wheel_file(bdist_wheel)
+            add_to_wheel(str(wheel_path), PTH, Path(PTH).read_bytes())
+            return wheel_path
+
+    if hasattr(editable_wheel, "_create_wheel_file"):
+        cmdclass["editable_wheel"] = EditableWheelWithStartupHook
+except ImportError:  # setuptools without PEP 660 support
+    pass
+
+setup(cmdclass=cmdclass)

@@ -57,6 +57,8 @@ def test_cli_example_exits_0(command, tmp_path):
     args = [a.replace("$R", reference).replace("/tmp/", f"{tmp_path}/") for a in shlex.split(command)][1:]
     if args[:2] == ["bench", "engine"]:
         args += ["--seconds", "0.02", "--no-peer"]  # the example as written runs ~20 s; the behaviour is the same
+    if args[:2] == ["bench", "env"]:
+        args += ["--seconds", "0.05"]
     proc = subprocess.run([sys.executable, "-m", "apb", *args], capture_output=True, text=True,
                           env={**os.environ, "APB_REFERENCE": reference})
     assert proc.returncode == 0, proc.stdout + proc.stderr
