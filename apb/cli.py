@@ -304,8 +304,16 @@ def _env_for(domain: str, *, split: str, description: str, problem=None, require
     from apb.envs.text_env import PDDLTextEnv
 
     if domain.lower() in BUNDLED:
-        return PDDLTextEnv(domain.lower(), split=split, problem=problem, description=description,
-                           require_finish=require_finish)
+        env = PDDLTextEnv(domain.lower(), split=split, problem=problem, description=description,
+                          require_finish=require_finish)
+    else:
+        env = _dataset_env(domain, problem=problem, description=description, require_finish=require_finish)
+    return env
+
+
+def _dataset_env(domain: str, *, problem, description: str, require_finish: bool):
+    from apb.envs.text_env import PDDLTextEnv
+
     if not Path(domain).exists() and "/" not in domain and ":" not in domain:
         from apb.domains.registry import domain_names
 
@@ -321,8 +329,9 @@ def _problem_arg(value: str | None):
 
 
 def cmd_describe(args: argparse.Namespace) -> int:
-    env = _env_for(args.domain, split=args.split, description=args.description, problem=_problem_arg(args.problem))
-    obs, info = env.reset(seed=0)
+    problem = _problem_arg(args.problem)
+    env = _env_for(args.domain, split=args.split, description=args.description, problem=problem)
+    obs, info = env.reset(options={"problem": env.problem_ids[0] if problem is None else problem})
     if args.json:
         out.print_json(data={"domain": info["domain"], "problem_id": info["problem_id"],
                              "description": env.description, "templates": env.templates.source,
@@ -341,9 +350,12 @@ def cmd_describe(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from apb.envs.play import play
 
-    env = _env_for(args.domain, split=args.split, description=args.description, problem=_problem_arg(args.problem),
+    problem = _problem_arg(args.problem)
+    env = _env_for(args.domain, split=args.split, description=args.description, problem=problem,
                    require_finish=args.require_finish)
-    summary = play(env, out, lambda prompt: out.input(prompt), seed=args.seed, max_steps=args.max_steps)
+    first = env.problem_ids[0] if problem is None else problem
+    summary = play(env, out, lambda prompt: out.input(prompt), problem=first, seed=args.seed,
+                   max_steps=args.max_steps)
     return EXIT_OK if summary["goal_reached"] else EXIT_NEGATIVE
 
 

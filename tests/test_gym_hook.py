@@ -46,9 +46,9 @@ def test_gymnasium_make_works_without_importing_apb(site_dir):
         env = gym.make("apb/Logistics-v0")
         obs = env.reset(seed=0)[0]
         import apb
-        assert apb.__file__.startswith(%r), apb.__file__  # the built copy, not the source tree
+        assert apb.__file__.startswith(SITE), apb.__file__  # the built copy, not the source tree
         print(obs)
-    """ % str(site_dir))
+    """.replace("SITE", repr(str(site_dir))))
     assert result.returncode == 0, result.stderr[-3000:]
     assert "My goal is that" in result.stdout
 

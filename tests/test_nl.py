@@ -59,7 +59,8 @@ def test_nl_yaml_errors_name_file_line_and_what_to_do(tmp_path):
     cases = [
         ("predicates:\n  clear:\n    text: {x} is clear\n", r"nl\.yaml:3: invalid YAML.*quote templates"),
         ("predicates:\n  clear:\n    text: '{y} is clear'\n    negated: '{x} is not clear'\n",
-         r"nl\.yaml:3: predicate clear text '\{y\} is clear' uses \{y\}, which is not a parameter; the parameters are \{x\}"),
+         r"nl\.yaml:3: predicate clear text '\{y\} is clear' uses \{y\}, which is not a parameter; "
+         r"the parameters are \{x\}"),
         ("predicates:\n  clear:\n    text: 'it is clear'\n    negated: '{x} is not clear'\n",
          r"nl\.yaml:3: .*does not mention \{x\}"),
         ("predicates:\n  flying:\n    text: '{x} flies'\n    negated: '{x} does not fly'\n",
@@ -161,7 +162,7 @@ def test_curated_text_has_no_raw_pddl_names_or_article_errors(name):
         for word in raw:
             assert not re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text), (word, text)
         for art, nxt in re.findall(r"(?<![\w-])(a|an) ([A-Za-z]+)\b", text):
-            if nxt.isupper() and len(nxt) == 1 or nxt.islower():
+            if (nxt.isupper() and len(nxt) == 1) or nxt.islower():
                 assert article(nxt) == art.lower(), f"'{art} {nxt}' in {text!r}"
         assert "{" not in text and "}" not in text and "?" not in text, text
         assert "  " not in text.replace("\n\n", "\n"), text

@@ -22,7 +22,7 @@ from apb.envs.registration import env_id, register_envs
 
 def step_throughput(env: gym.Env, seconds: float, seed: int = 0) -> dict[str, float]:
     rng = random.Random(seed)
-    obs, info = env.reset(seed=seed)
+    _, info = env.reset(seed=seed)
     every = [str(a) for a in env.unwrapped.task.actions]
     steps = invalid = episodes = 0
     start = time.perf_counter()
@@ -30,16 +30,13 @@ def step_throughput(env: gym.Env, seconds: float, seed: int = 0) -> dict[str, fl
     while True:
         for _ in range(64):
             admissible = info["admissible_actions"]
-            if admissible and rng.random() < 0.8:
-                action = rng.choice(admissible)
-            else:
-                action = rng.choice(every)
-            obs, reward, terminated, truncated, info = env.step(action)
+            action = rng.choice(admissible) if admissible and rng.random() < 0.8 else rng.choice(every)
+            _, _, terminated, truncated, info = env.step(action)
             steps += 1
             invalid += not info["action_valid"]
             if terminated or truncated:
                 episodes += 1
-                obs, info = env.reset()
+                _, info = env.reset()
                 every = [str(a) for a in env.unwrapped.task.actions]
         if time.perf_counter() >= deadline:
             break

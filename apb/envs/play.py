@@ -71,7 +71,7 @@ def play(env: PDDLTextEnv, console: Console, read: Callable[[str], str], *, prob
         action = parsed.action if parsed else line
         if parsed and parsed.method != "pddl":
             console.print(f"[dim]= {escape(action)}[/dim]")
-        obs, reward, terminated, truncated, info = env.step(action)
+        obs, _, terminated, truncated, info = env.step(action)
         steps += 1
         ok = info["action_valid"]
         invalid += not ok

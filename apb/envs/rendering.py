@@ -22,8 +22,8 @@ def render_human(env) -> None:
         return
     action, observation = history[-1]
     if not action:
-        console().print(Panel(escape(observation), title=f"{escape(env.dataset.name)} · {escape(env._current.entry.id)}",
-                              border_style="cyan"))
+        title = f"{escape(env.dataset.name)} · {escape(env._current.entry.id)}"
+        console().print(Panel(escape(observation), title=title, border_style="cyan"))
         return
     failed = observation.startswith(("I cannot", "I am not finished")) or " failed" in observation
     style = "red" if failed else "green"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 
@@ -66,7 +66,7 @@ class PDDLTextEnv(gym.Env):
     `PDDLTextEnv("blocksworld")`, `PDDLTextEnv(domain_file=..., problem_file=...)`, `PDDLTextEnv(dataset=...)`.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, domain: str | None = None, *, split: str = "test", problem: Any = None,
                  problems: Any = None, domain_file: str | os.PathLike | None = None,

@@ -144,7 +144,7 @@ class TaskText:
         fact_rank = []
         self._fact_text = []
         for i, name in enumerate(task.fact_names):
-            positive, pred, args = _split_atom(name)
+            _, pred, args = _split_atom(name)
             fact_rank.append((order.get(pred, len(order)), i))
             self._fact_text.append(self.words.fact(pred, args, True))
         self._rank = {i: r for r, (_, i) in enumerate(sorted(fact_rank))}

@@ -94,9 +94,9 @@ def _noun_before(before: str, nouns: frozenset[str]) -> tuple[str, ...] | None:
     low = before.lower()
     best = None
     for noun in nouns:
-        if low.endswith(noun + " ") and (len(low) == len(noun) + 1 or not low[-len(noun) - 2].isalnum()):
-            if best is None or len(noun) > len(best):
-                best = noun
+        if (low.endswith(noun + " ") and (len(low) == len(noun) + 1 or not low[-len(noun) - 2].isalnum())
+                and (best is None or len(noun) > len(best))):
+            best = noun
     if best is None:
         return None
     compact = {best.replace(" ", sep) for sep in ("_", "-", "")}
@@ -409,7 +409,7 @@ def read_yaml_with_lines(path: str | Path) -> tuple[object, dict]:
     def walk(n, prefix):
         if isinstance(n, yaml.MappingNode):
             for k, v in n.value:
-                key = prefix + (k.value,)
+                key = (*prefix, k.value)
                 lines[key] = k.start_mark.line + 1
                 walk(v, key)
 
