@@ -385,6 +385,15 @@ def cmd_bench_env(args: argparse.Namespace) -> int:
 
 
 # ---- entry point ---------------------------------------------------------------------------------------------
+def _add_env_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments that pick an environment's problem and wording (describe, play)."""
+    p.add_argument("domain", help="bundled domain name or dataset folder")
+    p.add_argument("--problem", help="problem number (1 = p01) or id; default: the first of the split")
+    p.add_argument("--split", default="test", choices=["test", "example", "scaled"])
+    p.add_argument("--description", default="curated",
+                   help="curated | rule | pddl | path of an nl.yaml / AutoPlanBench json / PDDLGym-style YAML")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from apb.planners import PLANNERS
 
@@ -438,21 +447,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("describe", help="print a domain's and a problem's text as agents see it")
-    p.add_argument("domain", help="bundled domain name or dataset folder")
-    p.add_argument("--problem", help="problem number (1 = p01) or id; default: the first of the split")
-    p.add_argument("--split", default="test", choices=["test", "example", "scaled"])
-    p.add_argument("--description", default="curated",
-                   help="curated | rule | pddl | path of an nl.yaml / AutoPlanBench json / PDDLGym-style YAML")
+    _add_env_arguments(p)
     p.add_argument("--domain-only", action="store_true", help="only the domain text")
     p.add_argument("--problem-only", action="store_true", help="only the problem text")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_describe)
 
     p = sub.add_parser("play", help="play a problem in the terminal (PDDL or English actions)")
-    p.add_argument("domain", help="bundled domain name or dataset folder")
-    p.add_argument("--problem", help="problem number (1 = p01) or id; default: the first of the split")
-    p.add_argument("--split", default="test", choices=["test", "example", "scaled"])
-    p.add_argument("--description", default="curated", help="curated | rule | pddl | path of a description file")
+    _add_env_arguments(p)
     p.add_argument("--require-finish", action="store_true", help="the episode ends only when you type (finish)")
     p.add_argument("--max-steps", type=int, default=None, help="step limit (default: none)")
     p.add_argument("--seed", type=int, default=0)
