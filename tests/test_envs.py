@@ -8,6 +8,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from conftest import require_reference
 from gymnasium.utils.env_checker import check_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,6 @@ from apb.envs import PDDLTextEnv, env_id, register_dataset
 from apb.envs.registration import ENV_NAMES, MAX_EPISODE_STEPS
 from apb.envs.wrappers import DiscreteActions, LiteralObservations, TranslatedActions, pddlgym_literal
 from apb.errors import ApbError, UnknownProblemError
-from tests.conftest import require_reference
 
 RESET_KEYS = {"domain_description", "goal", "goal_pddl", "objects", "action_schemas", "state", "state_pddl",
               "admissible_actions", "problem_id", "optimal_plan_length"}

@@ -17,6 +17,7 @@ from typing import Any
 import gymnasium as gym
 
 from apb import __version__
+from apb.engine.errors import ApbError
 from apb.envs.registration import env_id, register_envs
 
 
@@ -69,16 +70,42 @@ def reset_latency(domain: str, repeats: int = 50) -> dict[str, float]:
             "cycle_max_ms": max(cycle) * 1000, "problems": len(problems)}
 
 
-def run_env_bench(domains: list[str] | None = None, seconds: float = 1.0) -> dict[str, Any]:
+def _rounded(values: dict) -> dict:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
+
+
+def run_env_bench(domains: list[str] | None = None, seconds: float = 1.0, reference=None) -> dict[str, Any]:
+    """Bundled domains (default: logistics, blocksworld, depot, rovers), plus AutoPlanBench's Logistics
+    instance-12 (the engine bench's comparison point, with its own NL descriptions) when the reference is found."""
     register_envs()
     domains = domains or ["logistics", "blocksworld", "depot", "rovers"]
     rows = []
     for domain in domains:
         env = gym.make(env_id(domain), max_episode_steps=24)
-        throughput = step_throughput(env, seconds)
-        latency = reset_latency(domain)
-        rows.append({"domain": domain, **{k: round(v, 3) if isinstance(v, float) else v
-                                          for k, v in {**throughput, **latency}.items()}})
+        rows.append({"domain": domain, **_rounded({**step_throughput(env, seconds), **reset_latency(domain)})})
+    try:
+        from apb.bench.engine import find_reference
+
+        folder = find_reference(reference) / "logistics"
+    except ApbError:
+        folder = None
+    if folder is not None and (folder / "orig_problems" / "instance-12.pddl").is_file():
+        env = gym.make("apb/PDDL-v0", domain_file=folder / "domain.pddl",
+                       problem_file=folder / "orig_problems" / "instance-12.pddl", max_episode_steps=24)
+        t0 = time.perf_counter()
+        env.reset()
+        first = (time.perf_counter() - t0) * 1000
+        row = {"domain": "logistics/instance-12 (AutoPlanBench)", **_rounded(step_throughput(env, seconds)),
+               "first_ms": round(first, 3)}
+        same = []
+        for _ in range(50):
+            t0 = time.perf_counter()
+            env.reset()
+            same.append((time.perf_counter() - t0) * 1000)
+        median, worst = round(statistics.median(same), 3), round(max(same), 3)
+        # one problem: cycling over the problems is resetting the same one
+        row.update(same_median_ms=median, same_max_ms=worst, cycle_median_ms=median, cycle_max_ms=worst, problems=1)
+        rows.append(row)
     return {"apb_version": __version__, "python": platform.python_version(), "machine": platform.machine(),
             "seconds_per_domain": seconds, "rows": rows,
             "min_steps_per_s": round(min(r["steps_per_s"] for r in rows)),

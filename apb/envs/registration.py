@@ -55,7 +55,9 @@ def register_dataset(source, env_id: str | None = None, **kwargs) -> str:
     spec_kwargs = {"dataset": dataset if not isinstance(source, str | os.PathLike) else os.fspath(source)}
     spec_kwargs.update(kwargs)
     taken = registry.get(env_id)
-    if taken is not None and taken.kwargs != spec_kwargs:
+    if taken is not None and taken.kwargs == spec_kwargs:
+        return env_id
+    if taken is not None:
         raise ApbError(f"the id {env_id} is already registered (for {taken.kwargs.get('domain') or 'another dataset'})"
                        f"; pass env_id='apb/<YourName>-v0' to register_dataset")
     register(id=env_id, entry_point=ENTRY_POINT, kwargs=spec_kwargs, max_episode_steps=MAX_EPISODE_STEPS)

@@ -7,8 +7,9 @@ descriptions.
 
 How names are read:
 
-- Names are split into words (`at-ferry`, `atFerry`, `handempty`, `curpos` -> `cur pos`), common abbreviations are
-  expanded (`conn` -> connected, `loc` -> location, `pos` -> position, `robby` -> robot, ...).
+- Names are split into words (`at-ferry`, `atFerry`; compounds from a small lexicon: `handempty` -> hand empty,
+  `curpos` -> current position), common abbreviations are expanded (`conn` -> connected, `loc` -> location,
+  `robby` -> robot, ...).
 - Every parameter gets nouns: its declared type (and supertypes), the static unary "type predicates" that actions
   require of it in untyped domains (`(car ?car)`), and its own name if that is a word (`?truck`, `?loc`).
 - Predicates are matched against a handful of English patterns: a type noun (`car ?c` -> "{c} is a car"),
@@ -16,8 +17,10 @@ How names are read:
   noun + preposition (`robot-at ?x` -> "the robot is at {x}", `bomb-at ?x` -> "there is a bomb at {x}"),
   bare relations and directions (`on ?x ?y` -> "{x} is on {y}", `up ?x ?y` -> "{x} is above {y}"), adjectives and
   participles (`clear`, `empty-ferry`, `movie-rewound`), verbs (`supports`, `holding`, `have_image`, `can_traverse`).
-  Arguments always keep their PDDL order where the sentence mentions them in order; no argument is ever dropped
-  or repeated. Whatever matches no pattern becomes "{x} is <words> {y}" or "<words> holds for {a}, {b} and {c}".
+  The PDDL argument order is read literally, never swapped (`(up ?x ?y)`: ?x is above ?y), every argument is
+  mentioned exactly once, and the negated form is built with the sentence ("is not", "does not support",
+  "I do not have", "there is no", "cannot"). Whatever matches no pattern becomes "{x} is <words> {y}" or
+  "<words> holds for {a}, {b} and {c}".
 - Actions read as imperatives: the verb from the action name, a direct object with its noun ("board car {car}"),
   then prepositional phrases: parameters named after a preposition (`?from`, `?loc-to`) keep it, places get "at",
   cities and rooms "in", two places of a movement "from ... to ...", agents and tools "with"/"using".
@@ -42,7 +45,8 @@ ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "conn": ("connected",), "loc": ("location",), "locs": ("locations",), "obj": ("object",), "ob": ("object",),
     "avail": ("available",), "pos": ("position",), "cur": ("current",), "curr": ("current",),
     "prev": ("previous",), "dest": ("destination",), "src": ("source",), "num": ("number",), "eq": ("equal",),
-    "neq": ("not", "equal"), "robby": ("robot",), "veh": ("vehicle",), "pkg": ("package",), "tgt": ("target",),
+    "neq": ("not", "equal"),
+    "destin": ("destination",), "robby": ("robot",), "veh": ("vehicle",), "pkg": ("package",), "tgt": ("target",),
     "img": ("image",), "dir": ("direction",), "qty": ("quantity",), "adj": ("adjacent",),
     "calib": ("calibration",), "inst": ("instrument",), "wp": ("waypoint",), "rm": ("room",), "pt": ("point",),
     "lvl": ("level",), "init": ("initial",), "pwr": ("power",), "cnt": ("count",), "res": ("resource",),
@@ -54,8 +58,8 @@ PREPOSITIONS = _set("at on in into onto inside outside under over above below ne
 LOCATIVE = _set("at near beside by")
 DIRECTIONS = {"up": "above", "down": "below", "above": "above", "below": "below", "left": "to the left of",
               "right": "to the right of", "north": "north of", "south": "south of", "east": "east of",
-              "west": "west of", "northeast": "north-east of", "northwest": "north-west of",
-              "southeast": "south-east of", "southwest": "south-west of", "under": "under", "over": "over",
+              "west": "west of", "northeast": "northeast of", "northwest": "northwest of",
+              "southeast": "southeast of", "southwest": "southwest of", "under": "under", "over": "over",
               "behind": "behind", "beneath": "beneath"}
 DIRECTION_ADVERBS = _set("up down left right north south east west forward forwards backward backwards")
 ADJECTIVES = _set(
@@ -64,8 +68,9 @@ ADJECTIVES = _set(
     "adjacent valid invalid true false good bad big small large soft hard heavy high low blocked reachable "
     "accessible solid liquid ripe raw fresh sick healthy happy hungry thirsty tired asleep awake awake sober "
     "upright flat smooth rough empty whole broken random initial final first last other near far close "
-    "compatible identical similar opposite fit unfit able unable present absent occupied vacant ok online "
-    "offline level vertical horizontal inverted straight diagonal movable static mobile usable")
+    "compatible identical similar opposite fit unfit able unable present absent occupied vacant ok online allergic "
+    "immune afraid aware capable responsible suitable "
+    "offline vertical horizontal inverted straight diagonal movable static mobile usable")
 IRREGULAR_PARTICIPLES = _set(
     "rewound done taken broken held built shown known seen written sold bought found lost made hidden given driven "
     "frozen stolen chosen worn torn drawn grown thrown fallen eaten beaten sent spent won hung caught taught "
@@ -87,8 +92,11 @@ ADJECTIVE_PREPOSITIONS = {
     "paired": "with", "filled": "with", "covered": "with", "located": "at", "stored": "in", "contained": "in",
     "loaded": "in", "parked": "at", "placed": "on", "mounted": "on", "installed": "on", "painted": "",
     "colored": "", "coloured": "", "owned": "by", "held": "by", "carried": "by", "occupied": "by",
-    "near": "", "calibrated": "for", "ready": "for", "available": "for",
+    "near": "", "calibrated": "for", "ready": "for", "available": "for", "used": "with", "allergic": "to",
+    "immune": "to", "afraid": "of", "aware": "of", "capable": "of", "responsible": "for", "suitable": "for",
 }
+# adjectives that take their noun as an object: (allergic-gluten ?c) "{c} is allergic to gluten"
+OBJECT_ADJECTIVES = _set("allergic immune afraid aware capable responsible suitable")
 # verbs known only to split action names without separators ('pickup' -> pick up)
 ACTION_VERBS = _set("pick put take drop get set turn switch lift load unload push pull throw move go clean walk "
                     "drive fly sail board debark stack unstack paint fire detonate sample calibrate communicate "
@@ -99,8 +107,8 @@ CONTAINER_VERBS = _set("load unload insert remove board")
 ADJECTIVE_SUFFIXES = ("able", "ible", "ful", "less", "ous", "ical")
 VERBS = _set(
     "support contain carry hold have need require connect match fit see reach cover touch face link serve use own "
-    "know want like love hate include overlap precede follow block occupy point lead belong drive move go wear "
-    "fill feed guard protect watch control operate exceed share visit hide accept allow contact hear "
+    "know want like love hate include overlap precede follow block occupy point lead belong drive go wear "
+    "fill feed guard protect watch control operate exceed share visit hide accept allow contact hear exist "
     "produce consume store transport deliver pull push unlock lock open close enter leave")
 NOT_GERUNDS = _set("thing ring king wing string spring ceiling building morning evening nothing something anything "
                    "everything sibling ping bing sing sting swing sling bring during ding")
@@ -152,6 +160,9 @@ OF_NOUNS = _set("image picture photo photograph analysis data color colour conte
 RELATION_NOUNS = _set("parent child father mother son daughter owner friend neighbor neighbour successor "
                       "predecessor part member sibling ancestor descendant partner leader copy subset instance "
                       "capital boss")
+# verbs whose object is a place: "paint tile {y}", "unlock place {p}"
+PLACE_VERBS = _set("paint clean visit unlock lock open close explore inspect scan survey dig mine water occupy clear "
+                   "sweep mop build mark photograph reach enter leave")
 MOTION_VERBS = _set("move drive navigate fly sail go walk travel turn ride run climb jump swim steer roll slide "
                     "teleport hop step crawl descend ascend cross approach rotate")
 PHRASAL = {("pick", "up"), ("put", "down"), ("switch", "on"), ("switch", "off"), ("turn", "on"), ("turn", "off"),
@@ -175,6 +186,8 @@ FROM_WORDS = _set("from current previous source origin start initial old departu
 TO_WORDS = _set("to next destination target goal end final new arrival")
 NOISE_DOMAIN_WORDS = _set("strips typed untyped adl domain complex simple propositional grounded")
 SPLIT_PIECES_SHORT = _set("on in at to is up of by ob")
+# abbreviations that may be part of a compound: 'curpos', 'underob'; not 'destin' (dest + in)
+SPLIT_ABBREVIATIONS = _set("pos loc obj cur curr avail prev conn")
 
 
 def _known(word: str) -> bool:
@@ -219,6 +232,26 @@ def _third_person_base(word: str) -> str | None:
     return None
 
 
+def _looks_third_person(word: str) -> bool:
+    return (len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ous"))
+            and word not in NOUNS and word not in SINGULAR_S)
+
+
+def _base_of(third: str) -> str:
+    """'dispenses' -> 'dispense', 'matches' -> 'match', 'carries' -> 'carry'."""
+    if third.endswith("ies"):
+        return third[:-3] + "y"
+    if third.endswith(("ches", "shes", "xes", "zes", "sses", "oes")):
+        return third[:-2]
+    return third[:-1]
+
+
+def _gerund_of(base: str) -> str:
+    if base.endswith("e") and not base.endswith(("ee", "ye", "oe")):
+        return base[:-1] + "ing"
+    return base + "ing"
+
+
 def _is_plural(noun: str) -> bool:
     last = noun.split()[-1] if noun.split() else noun
     return (len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
@@ -254,11 +287,12 @@ def _segment(token: str, lexicon: frozenset[str]) -> list[str] | None:
     for end in range(1, n + 1):
         for start in range(end):
             prev = best[start]
-            if prev is None:
+            if prev is None or end - start == n:
                 continue
             piece = token[start:end]
-            ok = piece in SPLIT_PIECES_SHORT if len(piece) <= 2 else (piece in lexicon or (
-                len(piece) >= 5 and _is_participle(piece)))
+            ok = piece in SPLIT_PIECES_SHORT if len(piece) <= 2 else (
+                (piece in lexicon and (piece not in ABBREVIATIONS or piece in SPLIT_ABBREVIATIONS))
+                or (len(piece) >= 5 and _is_participle(piece)))
             if ok and (best[end] is None or len(prev) + 1 < len(best[end])):
                 best[end] = [*prev, piece]
     result = best[n]
@@ -274,7 +308,7 @@ class Vocabulary:
             extra.update(words(name))
         self.lexicon = frozenset(
             w for w in (NOUNS | ADJECTIVES | PREPOSITIONS | VERBS | ACTION_VERBS | SUBJECT_VERBS | set(ABBREVIATIONS)
-                        | extra
+                        | DIRECTION_ADVERBS | extra
                         | _set("is are not and has"))
             if len(w) >= 3) | SPLIT_PIECES_SHORT
         self._cache: dict[str, list[str]] = {}
@@ -320,6 +354,7 @@ class Param:
     display: str | None = None         # the noun written before its placeholder in actions
     name_words: list[str] = field(default_factory=list)
     own_noun: str | None = None        # the noun the parameter's name stands for
+    after: str = ""                    # words of the action name written after the placeholder
 
     @property
     def ph(self) -> str:
@@ -493,20 +528,22 @@ class PredicateRules:
     def extras(self, params: list[Param]) -> str:
         """Leftover arguments: ' in {m}', ' at {p}', ' with {x}'."""
         out = []
+        preps: list[str] = []
         for p in params:
             if p.region:
                 prep = "in"
             elif p.place:
                 prep = "at"
             else:
-                prep = "with" if "with" not in out else "and"
+                prep = "with" if "with" not in preps else "and"
+            preps.append(prep)
             out.append(f"{prep} {p.ph}")
         return "".join(" " + x for x in out)
 
     def render(self) -> tuple[str, str]:
         w = list(self.words)
         negate = False
-        if w and w[0] == "not" and len(w) > 1:
+        if w and w[0] in ("not", "no", "non") and len(w) > 1:
             negate, w = True, w[1:]
         if len(w) > 1 and w[0] in ("is", "are"):
             w = w[1:]
@@ -544,8 +581,12 @@ class PredicateRules:
         base = _third_person_base(first)
         if base is not None and (len(ps) >= 2 or (not ps and len(w) > 1)):
             return self.verb(base, w[1:])
-        if first in VERBS and first not in NOUNS and len(ps) >= 2:
+        if first in VERBS and first not in NOUNS and (len(ps) >= 2 or len(w) > 1):
             return self.verb(first, w[1:])
+        if first in VERBS and first not in NOUNS and len(ps) == 1 and not _is_adjective(first):
+            return _verb(ps[0].ph, first, "")  # (exist ?x): "{x} exists"
+        if len(w) == 1 and len(ps) == 2 and _looks_third_person(first):
+            return self.verb(_base_of(first), [])  # (dispenses ?d ?i): "{d} dispenses {i}"
         preps = [k for k, x in enumerate(w) if x in PREPOSITIONS]
         if preps:
             k = preps[0]
@@ -616,6 +657,8 @@ class PredicateRules:
 
     def gerund(self, verb: str, rest: list[str]) -> tuple[str, str]:
         ps = self.params
+        if not ps and not rest:
+            return _be("it", verb)  # (raining): "it is raining"
         if len(ps) >= 2:
             subject, others = ps[0].ph, ps[1:]
         else:
@@ -647,6 +690,8 @@ class PredicateRules:
             obj = others[0].ph + self.extras(others[1:])
         else:
             obj = ""
+        if subject == "I" and base in ("hold", "carry", "wear"):
+            return _be("I", f"{_gerund_of(base)} {obj}".strip())  # (holds-bomb): "I am holding a bomb"
         return _verb(subject, base, obj)
 
     def prepositional(self, before: list[str], prep: str, after: list[str]) -> tuple[str, str]:
@@ -656,11 +701,11 @@ class PredicateRules:
             # visible_from ?o ?w, equipped_for_imaging ?r, connected-to ?x ?y
             subject, others = (ps[0].ph, ps[1:]) if ps else ("it", [])
             complement = " ".join([*before, prep, *after])
-            if others and after_noun and others[0].matches(after_noun):
-                complement += " " + others[0].ph + self.extras(others[1:])
-            elif others:
+            if (others and after_noun and others[0].matches(after_noun)) or others:
                 complement += " " + others[0].ph + self.extras(others[1:])
             return _be(subject, complement)
+        if prep == "between" and not before and not after and len(ps) == 3:
+            return _be(ps[0].ph, f"between {ps[1].ph} and {ps[2].ph}")
         if prep in DIRECTIONS and not before and not after and len(ps) >= 2:
             return _be(ps[0].ph, f"{DIRECTIONS[prep]} {ps[1].ph}" + self.extras(ps[2:]))
         if not before:
@@ -714,10 +759,8 @@ class PredicateRules:
         if not ps:
             return _be("I", f"{prep} {_definite(phrase)}" if phrase else prep)
         if not after:
-            if len(ps) >= 2:
-                text = DIRECTIONS.get(prep, prep) if prep in DIRECTIONS and prep not in PREPOSITIONS - {
-                    "up", "down"} else prep
-                return _be(ps[0].ph, f"{text} {ps[1].ph}" + self.extras(ps[2:]))
+            if len(ps) >= 2:  # on ?x ?y: "{x} is on {y}" (directions are read before)
+                return _be(ps[0].ph, f"{prep} {ps[1].ph}" + self.extras(ps[2:]))
             return _be(ps[0].ph, self.lone_preposition(prep))
         after_noun = [x for x in after if x not in PREPOSITIONS]
         if len(ps) >= 2:
@@ -727,7 +770,9 @@ class PredicateRules:
             return _be(ps[0].ph, self.complement(prep, after, ps[1:]))
         p0 = ps[0]
         head = _head(phrase)
-        if (prep in LOCATIVE and head not in PLACE_NOUNS and not p0.matches(after_noun)
+        # at-ferry ?l (a location): the ferry is there; at-curb ?car: the car is at the curb
+        located = p0.place or p0.region or (not p0.nouns and head in UNIQUE_NOUNS)
+        if (prep in LOCATIVE and head not in PLACE_NOUNS and not p0.matches(after_noun) and located
                 and all(x not in PREPOSITIONS for x in after)):
             # at-ferry ?l: the ferry is at {l}
             if head in UNIQUE_NOUNS:
@@ -748,7 +793,6 @@ class PredicateRules:
 
     def descriptive(self, w: list[str]) -> tuple[str, str]:
         """Nouns and adjectives without a preposition or verb: car, clear, empty-ferry, hand-empty, ..."""
-        ps = self.params
         adjective_last = _is_adjective(w[-1])
         adjective_first = _is_adjective(w[0])
         if all(_is_adjective(x) for x in w):
@@ -809,6 +853,9 @@ class PredicateRules:
         if ps[0].matches(noun):
             complement = _indefinite(f"{adjective} {phrase}")
             return _be(ps[0].ph, complement + self.extras(ps[1:]))
+        if adjective in OBJECT_ADJECTIVES:
+            prep = ADJECTIVE_PREPOSITIONS[adjective]
+            return _be(ps[0].ph, f"{adjective} {prep} {phrase}" + self.extras(ps[1:]))
         subject = f"the {phrase} of {ps[0].ph}" + self.extras(ps[1:])
         if event:
             return _has_been(subject, adjective, _is_plural(phrase))
@@ -826,6 +873,10 @@ class PredicateRules:
         if len(ps) == 2:
             if w[-1] in RELATION_NOUNS:
                 return _be(ps[0].ph, f"{_indefinite(phrase)} of {ps[1].ph}")
+            if ps[0].place and ps[1].place and ps[0].nouns & ps[1].nouns:
+                # road ?a ?b: "there is a road from {a} to {b}"
+                pos, neg = _there(phrase, f"from {ps[0].ph} to {ps[1].ph}")
+                return pos, neg
             rest = list(w)
             while len(rest) > 1 and ps[0].matches(rest[:1]):
                 rest = rest[1:]
@@ -853,11 +904,15 @@ class ActionRules:
         self.params = reader.action_params(schema)
         self.words = reader.vocab.split(schema.name) or [schema.name]
 
-    def verb_phrase(self) -> tuple[list[str], list[str], str | None, str | None]:
-        """(verb words, object noun words, direction adverb, preposition from the name)."""
+    def verb_phrase(self) -> tuple[list[str], list[str], str | None, str | None, list[str]]:
+        """(verb words, object noun words, direction adverb, preposition in the name, the noun after it):
+        'remove_pan_from_oven' -> [remove], [pan], None, 'from', [oven]."""
         w = list(self.words)
         if w[0] in DIRECTION_ADVERBS and all(x in DIRECTION_ADVERBS or x in PREPOSITIONS for x in w):
-            return ["move"], [], w[0], None
+            return ["move"], [], w[0], None, []
+        if (len(w[0]) <= 2 and w[0] not in ("go", "do")) or w[0] == "the":
+            # 'a1', 'op2': no verb to speak of
+            return ["do", " ".join(words(self.schema.name))], [], None, None, []
         verb = [w[0]]
         i = 1
         if i < len(w) and (w[0], w[i]) in PHRASAL:
@@ -872,15 +927,18 @@ class ActionRules:
             i = end
         direction = None
         name_prep = None
-        noun = []
+        noun: list[str] = []
+        prep_noun: list[str] = []
         for x in w[i:]:
             if x in DIRECTION_ADVERBS and direction is None:
                 direction = x
             elif x in PREPOSITIONS and name_prep is None:
                 name_prep = x
-            else:
+            elif name_prep is None:
                 noun.append(x)
-        return verb, noun, direction, name_prep
+            else:
+                prep_noun.append(x)
+        return verb, noun, direction, name_prep, prep_noun
 
     def roles(self, motion: bool) -> dict[str, str]:
         """Prepositions that parameter names ask for: ?from, ?loc-to, ?curpos (from), ?d_new (to)."""
@@ -892,8 +950,8 @@ class ActionRules:
             if (w[-1] in PREPOSITIONS and w[-1] not in DIRECTION_ADVERBS) or all(x in PREPOSITIONS for x in w):
                 roles[p.name] = w[-1]
                 continue
-            vague = p.own_noun is None or _head(p.own_noun) in PLACE_NOUNS | ORIENTATION_NOUNS
-            if not vague:
+            spatial = p.place or p.region or p.has_class(ORIENTATION_NOUNS) or not p.nouns
+            if not spatial or (p.own_noun is not None and _head(p.own_noun) not in PLACE_NOUNS):
                 continue
             if any(x in FROM_WORDS for x in w):
                 roles[p.name] = "at" if not motion and "current" in w else "from"
@@ -901,33 +959,41 @@ class ActionRules:
                 roles[p.name] = "to"
         return roles
 
-    def direct_object(self, free: list[Param], noun: list[str], motion: bool) -> tuple[Param | None, list[str]]:
+    def direct_object(self, free: list[Param], noun: list[str], motion: bool,
+                      verb: str = "") -> tuple[Param | None, list[str]]:
         """The parameter right after the verb, and what is left of the noun in the action name."""
         if motion:
             candidates = [p for p in free if p.agent or p.vehicle] or [p for p in free if not p.place]
         else:
             candidates = [p for p in free if not (p.agent or p.vehicle)] or free[:1]
+            if verb not in PLACE_VERBS:  # 'board ?f - floor ?p - passenger': board passenger {p} at floor {f}
+                candidates = [p for p in candidates if not p.place] + [p for p in candidates if p.place]
         first = candidates[0] if candidates else None
         if noun:
             match = next((p for p in free if p.matches(noun)), None)
+            tail: list[str] = []
+            if match is None:
+                for k, word in enumerate(noun[:-1]):
+                    match = next((p for p in free if p.matches([word])), None)
+                    if match is not None:
+                        noun, tail = noun[:k + 1], noun[k + 1:]
+                        break
             if match is None:
                 return None, noun  # 'pick up the laser', 'take an image of ...'
+            match.display = " ".join(noun)  # 'put_egg_in_pan ?egg - ingredient': "put egg {egg}"
+            match.after = " ".join(tail)
             if match is first or (motion and match.vehicle):
-                if match.type_noun is None:
-                    match.display = " ".join(noun)
                 return match, []
-            if match.display is None:
-                match.display = " ".join(noun)
             return first, []
         return first, noun
 
     def build(self) -> dict:
-        verb, noun, direction, name_prep = self.verb_phrase()
+        verb, noun, direction, name_prep, prep_noun = self.verb_phrase()
         motion = verb[0] in MOTION_VERBS
         ps = self.params
         roles = self.roles(motion)
         free = [p for p in ps if p.name not in roles]
-        direct, noun = self.direct_object(free, noun, motion)
+        direct, noun = self.direct_object(free, noun, motion, verb[0])
         noun_text = " ".join(noun)
         rest = [p for p in ps if p is not direct]
         phrases: list[Phrase] = []
@@ -942,6 +1008,16 @@ class ActionRules:
                 p.agent or p.vehicle or p.place or p.region or p.has_class(RECEIVER_NOUNS))), None)
             if target is not None:
                 add("of", target, 0)
+        literal = ""
+        if name_prep and prep_noun:
+            # 'put_egg_in_pan': the parameter the noun names gets the preposition, else "from the oven"
+            match = next((p for p in rest if p.name not in roles and p.matches(prep_noun)), None)
+            if match is not None:
+                match.display = " ".join(prep_noun)
+                add(name_prep, match, 3)
+            else:
+                literal = f"{name_prep} {_definite(' '.join(prep_noun))}"
+            name_prep = None
         for p in rest:
             if p.name not in roles:
                 continue
@@ -958,10 +1034,13 @@ class ActionRules:
         for p in rest:
             if p.name not in used and p.place:
                 groups.setdefault(p.display or "", []).append(p)
+        for p in rest:
+            if p.name not in used and (p.vehicle or p.has_class(CONTAINER_NOUNS)) and not p.place:
+                groups.setdefault("~" + (p.display or ""), []).append(p)
         for group in groups.values():
             if len(group) == 2:
                 add(f"{direction} from" if direction else "from", group[0], 1)
-                add("to" if motion else "towards", group[1], 2)
+                add("to" if motion or not group[0].place else "towards", group[1], 2)
                 direction = None
         verb_prep = None if noun or "and" in verb else VERB_PREPOSITIONS.get(verb[0])
         generic = ["with", "using", "with"]
@@ -977,17 +1056,19 @@ class ActionRules:
                 prep = "at"
             elif p.region:
                 prep = "in"
+            elif p.has_class(ORIENTATION_NOUNS):
+                prep = "in" if motion else "towards"
             elif verb_prep and not p.agent and (not p.vehicle or verb[0] in CONTAINER_VERBS):
                 prep, verb_prep = verb_prep, None
             elif p.has_class(RECEIVER_NOUNS):
                 prep = "to"
-            elif p.has_class(ORIENTATION_NOUNS):
-                prep = "towards"
             elif p.has_class(CONTAINER_NOUNS) and not p.vehicle:
                 prep = "in"
             elif (direct is not None and p.display and direct.display and not p.agent
                   and _head(p.display) == _head(direct.display)):
                 prep, rank = "and", 0
+            elif not p.nouns:
+                prep = "with"
             else:
                 prep = generic.pop(0) if generic else "and"
             add(prep, p, rank)
@@ -1011,8 +1092,8 @@ class ActionRules:
             definite_parts.append(obj)
             indefinite_parts.append(obj)
         if direct is not None:
-            definite_parts.append(_slot(direct.display, direct.ph))
-            indefinite_parts.append(_slot_indefinite(direct.display, letters[direct.name]))
+            definite_parts.append(_slot(direct.display, direct.ph) + _tail(direct.after))
+            indefinite_parts.append(_slot_indefinite(direct.display, letters[direct.name]) + _tail(direct.after))
         if direction:  # a direction word no parameter took: 'paint-up' with a single tile
             definite_parts.append(direction)
             indefinite_parts.append(direction)
@@ -1021,6 +1102,8 @@ class ActionRules:
             indefs = [_slot_indefinite(n, letters[p.name]) for n, p in zip(ph.nouns, ph.params)]
             definite_parts.append(f"{ph.prep} {join_and(defs)}")
             indefinite_parts.append(f"{ph.prep} {join_and(indefs)}")
+        definite_parts.append(literal)
+        indefinite_parts.append(literal)
         # parameter descriptions: "the car to board", "the location to sail from"
         doing = f"{lead} {obj}".strip()
         variables = {}
@@ -1036,9 +1119,10 @@ class ActionRules:
 
 
 def _definite_object(noun: str) -> str:
+    """The object in an action name: 'rewind the movie', 'sample soil', 'get chips'."""
     first = noun.split()[0]
-    if _head(noun) in MASS_NOUNS or _is_plural(noun) or first in NO_ARTICLE or first in VERBS and first not in NOUNS:
-        return noun if first not in VERBS or first in NOUNS else "the " + noun
+    if _head(noun) in MASS_NOUNS or _is_plural(noun) or first in NO_ARTICLE:
+        return noun
     return "the " + noun
 
 
@@ -1055,9 +1139,9 @@ def _slot_indefinite(noun: str | None, mark: str) -> str:
 
 
 # ---- the whole domain ---------------------------------------------------------------------------------------------
-def domain_words(name: str, vocab: Vocabulary | None = None) -> str:
+def domain_words(name: str) -> str:
     """'gold-miner-typed' -> 'gold miner', 'blocksworld-4ops' -> 'blocksworld'."""
-    split = vocab.split(name) if vocab else words(name)
+    split = words(name)
     kept = [w for w in split if w not in NOISE_DOMAIN_WORDS and not re.fullmatch(r"\d+\w*", w)]
     return " ".join(kept or split or ["planning"])
 
