@@ -30,6 +30,8 @@ class _GymnasiumHook(importlib.abc.MetaPathFinder):
 
         def exec_module(module):
             original(module)
+            if "apb.envs" in sys.modules:  # apb.envs is being imported and registers the ids itself
+                return
             try:
                 from apb.envs.registration import register_envs
 

@@ -95,7 +95,7 @@ def run_env_bench(domains: list[str] | None = None, seconds: float = 1.0, refere
         t0 = time.perf_counter()
         env.reset()
         first = (time.perf_counter() - t0) * 1000
-        row = {"domain": "logistics/instance-12 (AutoPlanBench)", **_rounded(step_throughput(env, seconds)),
+        row = {"domain": "APB logistics i-12", **_rounded(step_throughput(env, seconds)),
                "first_ms": round(first, 3)}
         same = []
         for _ in range(50):
@@ -117,13 +117,13 @@ def print_env_report(report: dict[str, Any], console) -> None:
 
     table = Table(title=f"apb {report['apb_version']} env.step and reset (Python {report['python']}, "
                         f"{report['seconds_per_domain']} s per domain, 24-step episodes)")
-    for column in ("domain", "steps/s", "invalid %", "first reset ms", "reset same ms (median/max)",
-                   "reset cycle ms (median/max)"):
+    for column in ("domain", "steps/s", "invalid %", "1st reset ms", "reset ms med/max", "cycle ms med/max",
+                   "problems"):
         table.add_column(column, justify="left" if column == "domain" else "right", no_wrap=True)
     for r in report["rows"]:
         table.add_row(r["domain"], f"{r['steps_per_s']:,.0f}", f"{100 * r['invalid_share']:.0f}",
                       f"{r['first_ms']:.1f}", f"{r['same_median_ms']:.2f} / {r['same_max_ms']:.2f}",
-                      f"{r['cycle_median_ms']:.2f} / {r['cycle_max_ms']:.2f} ({r['problems']} problems)")
+                      f"{r['cycle_median_ms']:.2f} / {r['cycle_max_ms']:.2f}", str(r["problems"]))
     console.width = max(console.width, 120)
     console.print(table)
     console.print(f"lowest env throughput {report['min_steps_per_s']:,} steps/s (NL feedback and info included); "

@@ -105,7 +105,7 @@ class PDDLTextEnv(gym.Env):
         self._steps = 0
         self._done = False
         self._history: list[tuple[str, str]] = []
-        self._state_text: dict[int, tuple[str, list[str], list[str]]] = {}
+        self._state_text: dict[int, tuple] = {}
 
     # ---- public helpers -------------------------------------------------------------------------------------
     @property
@@ -236,19 +236,17 @@ class PDDLTextEnv(gym.Env):
         loaded = self._current
         cached = self._state_text.get(state.bits)
         if cached is None:
-            text = loaded.text
+            task = loaded.task
+            nl, state_pddl = loaded.text.state_both(state)
             if self.description == "pddl":
-                state_pddl = text.state_pddl(state)
                 nl = " ".join(state_pddl)
-            else:
-                nl = text.state(state)
-                state_pddl = text.state_pddl(state)
             names = loaded.action_names
-            admissible = [names[i] for i in loaded.task.applicable_ids(state.bits)]
+            admissible = [names[i] for i in task.applicable_ids(state.bits)]
+            goal = task.is_goal(state)
             if len(self._state_text) >= _STATE_CACHE_LIMIT:
                 self._state_text.clear()
-            cached = self._state_text[state.bits] = (nl, state_pddl, admissible)
-        task = loaded.task
+            cached = self._state_text[state.bits] = (nl, state_pddl, admissible, goal,
+                                                     [] if goal else task.unsatisfied_goals(state))
         info = dict(loaded.base_info)
         # Fresh containers on every call: users keep infos (Gymnasium's data-reuse rule).
         info["goal_pddl"] = list(info["goal_pddl"])
@@ -258,9 +256,8 @@ class PDDLTextEnv(gym.Env):
         info["state"] = cached[0]
         info["state_pddl"] = list(cached[1])
         info["admissible_actions"] = list(cached[2])
-        goal = task.is_goal(state)
-        info["goal_reached"] = goal
-        info["unsatisfied_goals"] = [] if goal else task.unsatisfied_goals(state)
+        info["goal_reached"] = cached[3]
+        info["unsatisfied_goals"] = list(cached[4])
         info["step"] = self._steps
         return info
 

@@ -166,6 +166,14 @@ class TaskText:
         texts = self._fact_text
         return [texts[i] for i in sorted(ids, key=rank.__getitem__)]
 
+    def state_both(self, state: State) -> tuple[str, list[str]]:
+        """(English, sorted PDDL facts) of a state with its static facts, from one pass over its facts."""
+        ids = self.task.fact_ids(State(state.bits & ~self.task._static_bits))
+        rank, texts, names = self._rank, self._fact_text, self.task.fact_names
+        facts = self._static_text + [texts[i] for i in sorted(ids, key=rank.__getitem__)]
+        return (join_and(facts) if facts else "nothing is the case",
+                self._static_pddl + sorted(names[i] for i in ids))
+
     def state(self, state: State, *, include_static: bool = True) -> str:
         """`a is clear, a is on the table and the hand is empty` (static facts first when included)."""
         facts = self.fact_texts(state)
