@@ -46,7 +46,14 @@ from pathlib import Path
 
 from apb.engine.model import Domain
 from apb.nl.grammar import LETTERS, article, letter
-from apb.nl.templates import NLTemplateError, NLTemplates, build_templates, param_names, read_yaml_with_lines
+from apb.nl.templates import (
+    NLTemplateError,
+    NLTemplates,
+    build_templates,
+    param_names,
+    read_description_text,
+    read_yaml_with_lines,
+)
 
 _APB_PLACEHOLDER = re.compile(r"\{\?([^{}\s]+)\}")
 _ANY_PLACEHOLDER = re.compile(r"\{\??([A-Za-z_][\w-]*)\}|\?([A-Za-z_][\w-]*)")
@@ -223,10 +230,7 @@ def _valid(text: str, params: tuple[str, ...]) -> bool:
 def from_autoplanbench(path: str | Path, domain: Domain) -> NLTemplates:
     """Templates from an AutoPlanBench `domain_description*.json` (source 'autoplanbench:<path>')."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise NLTemplateError(f"cannot read the file: {err.strerror or err}", file=path) from None
+    text = read_description_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -388,13 +388,18 @@ def complete(templates: NLTemplates, fallback: NLTemplates) -> NLTemplates:
 
 
 # ---- reading files ----------------------------------------------------------------------------------------------
+def read_description_text(path: str | Path) -> str:
+    """The text of a description file; NLTemplateError naming the file when it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise NLTemplateError(f"cannot read the file: {err.strerror or err}", file=path) from None
+
+
 def read_yaml_with_lines(path: str | Path) -> tuple[object, dict]:
     """Parses a YAML file and records the line of every mapping key path, for error messages."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise NLTemplateError(f"cannot read the file: {err.strerror or err}", file=path) from None
+    text = read_description_text(path)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
