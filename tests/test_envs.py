@@ -352,6 +352,12 @@ def test_register_a_reference_dataset_under_its_own_id():
     obs, info = env.reset(options={"problem": "orig/instance-1"})
     assert info["problem_id"] == "orig/instance-1" and "goal" in obs
     assert info["admissible_actions"]
+    orig = PDDLTextEnv(dataset=folder, split="orig")
+    assert {orig.reset(seed=s)[1]["problem_id"].split("/")[0] for s in range(10)} == {"orig"}
+    first = orig.problem_ids[0]
+    assert orig.reset(options={"problem": int(first.rsplit("-", 1)[1])})[1]["problem_id"] == first
+    with pytest.raises(ApbError, match="has no split 'test'"):
+        PDDLTextEnv(dataset=folder, split="test")
 
 
 # ---- wrappers -----------------------------------------------------------------------------------------------------

@@ -19,6 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory) -> Path:
     site = tmp_path_factory.mktemp("site")
+    try:
+        import setuptools  # noqa: F401  (the build step needs it; Python <= 3.11 venvs include it)
+    except ImportError:
+        pytest.fail("setuptools is needed to build the package: pip install setuptools", pytrace=False)
     build = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(site)], cwd=ROOT,
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-2000:]

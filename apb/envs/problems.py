@@ -70,8 +70,14 @@ def file_problems(domain_file: str | os.PathLike, problems) -> Dataset:
     return Dataset(domain_path.stem, "files", domain_path.parent, domain_path, cached_domain(domain_path), entries)
 
 
-def dataset_problems(source: str | os.PathLike | Dataset) -> Dataset:
-    return source if isinstance(source, Dataset) else load_dataset(source)
+def dataset_problems(source: str | os.PathLike | Dataset, split: str | None = None) -> Dataset:
+    """An imported dataset, or only one of its splits (AutoPlanBench: orig, adapted, few_shot; PDDLGym: train,
+    test)."""
+    dataset = source if isinstance(source, Dataset) else load_dataset(source)
+    if split is None:
+        return dataset
+    return Dataset(dataset.name, dataset.layout, dataset.root, dataset.domain_file, dataset.domain,
+                   dataset.split(split), dataset.descriptions, dataset._problem_filter)
 
 
 def problem_number(entry: ProblemEntry) -> int | None:

@@ -68,7 +68,7 @@ class PDDLTextEnv(gym.Env):
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, domain: str | None = None, *, split: str = "test", problem: Any = None,
+    def __init__(self, domain: str | None = None, *, split: str | None = None, problem: Any = None,
                  problems: Any = None, domain_file: str | os.PathLike | None = None,
                  problem_file: str | os.PathLike | None = None, dataset: str | os.PathLike | Dataset | None = None,
                  description: str | os.PathLike = "curated", require_finish: bool = False,
@@ -76,7 +76,7 @@ class PDDLTextEnv(gym.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ApbError(f"render_mode {render_mode!r} is not supported: use 'ansi', 'human' or None")
         if dataset is not None:
-            self.dataset = dataset_problems(dataset)
+            self.dataset = dataset_problems(dataset, split)
         elif domain_file is not None:
             self.dataset = file_problems(domain_file, problem_file if problem_file is not None else problems)
         elif domain is not None and problems is not None:
@@ -84,7 +84,7 @@ class PDDLTextEnv(gym.Env):
 
             self.dataset = file_problems(bundled_domain_file(domain), problems)
         elif domain is not None:
-            self.dataset = bundled_problems(domain, split)
+            self.dataset = bundled_problems(domain, split or "test")
         else:
             raise ApbError("PDDLTextEnv needs a bundled domain name, domain_file= with problem_file= or problems=, "
                            "or dataset=")
@@ -103,7 +103,6 @@ class PDDLTextEnv(gym.Env):
         self._current: _Loaded | None = None
         self._state: State | None = None
         self._steps = 0
-        self._done = False
         self._history: list[tuple[str, str]] = []
         self._state_text: dict[int, tuple] = {}
 
@@ -158,7 +157,6 @@ class PDDLTextEnv(gym.Env):
             self._state_text = {}
         self._state = self._current.task.initial_state
         self._steps = 0
-        self._done = False
         observation = self._current.observation
         self._history = [("", observation)]
         info = self._info(self._state)
@@ -221,7 +219,6 @@ class PDDLTextEnv(gym.Env):
                 observation = feedback.failure(diagnosis)
                 failure = {"kind": diagnosis.kind, "unmet": [], "text": observation}
         truncated = not terminated and self._max_steps is not None and self._steps >= self._max_steps
-        self._done = terminated or truncated
         info = self._info(state)
         info["action"] = executed if executed is not None else (action if isinstance(action, str) else repr(action))
         info["action_valid"] = valid
