@@ -55,6 +55,7 @@ class _Loaded:
             "goal_pddl": [str(g) for g in task.goal],
             "objects": dict(task.objects),
             "action_schemas": env.action_schemas,
+            "type_nouns": sorted(env.templates.nouns),
             "optimal_plan_length": optimal_length(env.dataset, entry),
         }
 
@@ -247,6 +248,7 @@ class PDDLTextEnv(gym.Env):
         info = dict(loaded.base_info)
         # Fresh containers on every call: users keep infos (Gymnasium's data-reuse rule).
         info["goal_pddl"] = list(info["goal_pddl"])
+        info["type_nouns"] = list(info["type_nouns"])
         info["objects"] = dict(info["objects"])
         info["action_schemas"] = [{**s, "parameters": [list(p) for p in s["parameters"]],
                                    "variables": dict(s["variables"])} for s in info["action_schemas"]]

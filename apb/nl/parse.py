@@ -37,7 +37,7 @@ class TemplateParser:
         names = sorted(objects, key=len, reverse=True)
         self._object = "|".join(re.escape(n) for n in names) or r"(?!x)x"
         self._nouns = sorted(templates.nouns | _all_nouns(templates), key=len, reverse=True)
-        self._patterns = [(name, a.params, self._compile(a.text, a.params))
+        self._patterns = [(name, a.params, self._compile(a.text, a.params), self._expected_nouns(a.text, a.params))
                           for name, a in templates.actions.items()]
 
     def _compile(self, text: str, params: tuple[str, ...]) -> re.Pattern:
@@ -59,6 +59,31 @@ class TemplateParser:
             pos = match.end()
         pieces.append(self._literal(text[pos:], drop_trailing_noun=False))
         return re.compile("".join(pieces), re.IGNORECASE)
+
+    def _expected_nouns(self, text: str, params: tuple[str, ...]) -> dict[int, str]:
+        """Parameter index -> the type noun the template writes before it ('truck {t}' -> truck)."""
+        out = {}
+        pos = 0
+        for match in _PLACEHOLDER.finditer(text):
+            low = text[pos:match.start()].lower().split()
+            for noun in self._nouns:
+                size = len(noun.split())
+                if low[-size:] == noun.split():
+                    out[params.index(match.group(1))] = noun
+                    break
+            pos = match.end()
+        return out
+
+    def _noun_conflicts(self, args: list[str], expected: dict[int, str]) -> int:
+        """How many arguments are named after another kind than the template expects ('airplane_0' where the
+        text says 'truck {t}'): such a reading is kept only when nothing better matches."""
+        conflicts = 0
+        for i, noun in expected.items():
+            name = args[i].lower()
+            own = [n for n in self._nouns if _named_after(name, n)]
+            if own and noun not in own:
+                conflicts += 1
+        return conflicts
 
     def _literal(self, literal: str, *, drop_trailing_noun: bool) -> str:
         """A literal template part as a loose pattern: words separated by any spaces/punctuation, articles
@@ -91,16 +116,17 @@ class TemplateParser:
                                     "pddl")
                 break
         candidates = []
-        for name, params, pattern in self._patterns:
+        for name, params, pattern, expected in self._patterns:
             m = pattern.search(text)
             if m is None or (best is not None and m.start() >= best.start):
                 continue
             args = [self._canonical(m.group("p" + str(i))) for i in range(len(params))]
             action = "(" + " ".join([name, *args]) + ")"
             exists = self.ground_actions is None or action in self.ground_actions
-            candidates.append((m.start(), not exists, -(m.end() - m.start()), action))
+            candidates.append((m.start(), not exists, self._noun_conflicts(args, expected), -(m.end() - m.start()),
+                               action))
         if candidates:
-            start, _, _, action = min(candidates)
+            start, *_, action = min(candidates)
             return ParsedAction(action, start, "template")
         return best or self._by_names(text)
 
@@ -129,6 +155,31 @@ class TemplateParser:
     def _canonical(self, name: str) -> str:
         low = name.lower()
         return low if low in self.objects else name
+
+
+def _named_after(name: str, noun: str) -> bool:
+    """Whether an object name starts with a noun as a word: 'truck_0' and 'truck' are named after 'truck'."""
+    for spelling in {noun.replace(" ", sep) for sep in ("_", "-", "")}:
+        if name.startswith(spelling) and (len(name) == len(spelling) or not name[len(spelling)].isalpha()):
+            return True
+    return False
+
+
+def parser_from_info(info: dict) -> TemplateParser:
+    """A TemplateParser from an environment's `info` alone (action_schemas, objects, type_nouns,
+    admissible/ground actions unknown): what translators use, since agents see only the Gymnasium API."""
+    from apb.nl.templates import ActionTemplate
+
+    nouns = frozenset(info.get("type_nouns") or ())
+    actions = {}
+    for schema in info["action_schemas"]:
+        params = tuple(p for p, _ in schema["parameters"])
+        text = schema.get("nl") or " ".join([schema["name"], *("{" + p + "}" for p in params)])
+        actions[schema["name"]] = ActionTemplate(schema["name"], params, text, "I " + text,
+                                                 schema.get("indefinite") or text, {}, nouns)
+    templates = NLTemplates(domain=str(info.get("domain", "")), intro="", types={}, predicates={},
+                            actions=actions, source="info", nouns=nouns)
+    return TemplateParser(templates, info["objects"], list(actions))
 
 
 def _all_nouns(templates: NLTemplates) -> set[str]:
