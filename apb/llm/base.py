@@ -106,7 +106,8 @@ def check_messages(messages: Sequence[Message]) -> list[Message]:
     out = []
     for i, m in enumerate(messages):
         if not isinstance(m, dict) or m.get("role") not in ROLES or not isinstance(m.get("content"), str):
-            raise LLMError(f"message {i} must be {{'role': 'system'|'user'|'assistant', 'content': str}}, got {m!r}"[:300])
+            shown = repr(m)[:200]
+            raise LLMError(f"message {i} must be {{'role': 'system'|'user'|'assistant', 'content': str}}, got {shown}")
         out.append(dict(m))
     if not out:
         raise LLMError("no messages to send")
