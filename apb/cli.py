@@ -1,4 +1,4 @@
-"""The `apb` command: validate, solve, state, domains, generate, describe, play, bench.
+"""The `apb` command: validate, solve, state, domains, generate, describe, play, nl generate, cache, bench.
 
 Exit codes: 0 success, 1 a negative answer (invalid plan, no plan found), 2 bad input (with a message naming
 the file and line). User errors never print a traceback.
@@ -459,6 +459,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, default=None, help="step limit (default: none)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
+
+    from apb.nl.cli import add_nl_parser
+
+    add_nl_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
