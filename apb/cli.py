@@ -460,9 +460,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
 
+    from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
 
     add_nl_parser(sub)
+    add_cache_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

@@ -32,8 +32,10 @@ class CacheMissError(LLMError):
 
 @dataclass
 class Usage:
-    """Token counts of one call. `cached_tokens`: input tokens read from the provider's prompt cache;
-    `cache_write_tokens`: input tokens written to it (Anthropic)."""
+    """Token counts of one call. `input_tokens` is the whole prompt, cached parts included (for Anthropic the
+    sum of its input, cache-read and cache-write counts, so the figure means the same for every provider);
+    `cached_tokens`: the part read from the provider's prompt cache; `cache_write_tokens`: the part written to
+    it (Anthropic)."""
 
     input_tokens: int = 0
     output_tokens: int = 0
