@@ -56,6 +56,7 @@ class _Loaded:
             "objects": dict(task.objects),
             "action_schemas": env.action_schemas,
             "type_nouns": sorted(env.templates.nouns),
+            "types": dict(env.dataset.domain.types),
             "optimal_plan_length": optimal_length(env.dataset, entry),
         }
 
@@ -249,6 +250,7 @@ class PDDLTextEnv(gym.Env):
         # Fresh containers on every call: users keep infos (Gymnasium's data-reuse rule).
         info["goal_pddl"] = list(info["goal_pddl"])
         info["type_nouns"] = list(info["type_nouns"])
+        info["types"] = dict(info["types"])
         info["objects"] = dict(info["objects"])
         info["action_schemas"] = [{**s, "parameters": [list(p) for p in s["parameters"]],
                                    "variables": dict(s["variables"])} for s in info["action_schemas"]]

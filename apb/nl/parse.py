@@ -31,7 +31,7 @@ class TemplateParser:
         self.templates = templates
         # When type words are left out, two templates can match the same words ('load p into t' for trucks and
         # airplanes); the ground actions of the task (if given) decide.
-        self.ground_actions = set(ground_actions) if ground_actions is not None else None
+        self.ground_actions = ground_actions  # any container supporting `in` (a set, or a type checker)
         self.objects = objects
         self.action_names = {a.lower() for a in (action_names or templates.actions)}
         names = sorted(objects, key=len, reverse=True)
@@ -39,6 +39,9 @@ class TemplateParser:
         self._nouns = sorted(templates.nouns | _all_nouns(templates), key=len, reverse=True)
         self._patterns = [(name, a.params, self._compile(a.text, a.params), self._expected_nouns(a.text, a.params))
                           for name, a in templates.actions.items()]
+        # the order in which each action's English names its parameters ('unlock {lockpos} from {curpos}')
+        self._mention_order = {name: [a.params.index(p) for p in _PLACEHOLDER.findall(a.text)]
+                               for name, a in templates.actions.items()}
 
     def _compile(self, text: str, params: tuple[str, ...]) -> re.Pattern:
         pieces = []
@@ -58,7 +61,8 @@ class TemplateParser:
                 pieces.append(rf"{_ARTICLE}{optional_noun}(?<![\w-])(?P<{group}>{self._object})(?![\w-])")
             pos = match.end()
         pieces.append(self._literal(text[pos:], drop_trailing_noun=False))
-        return re.compile("".join(pieces), re.IGNORECASE)
+        # a template starts at the start of a word: 'stack' must not match inside 'unstack'
+        return re.compile(r"(?<![\w-])" + "".join(pieces), re.IGNORECASE)
 
     def _expected_nouns(self, text: str, params: tuple[str, ...]) -> dict[int, str]:
         """Parameter index -> the type noun the template writes before it ('truck {t}' -> truck)."""
@@ -101,9 +105,9 @@ class TemplateParser:
         out = []
         for w in words:
             if w.lower() in ("the", "a", "an"):
-                out.append(r"(?:(?:the|a|an)[\s,]+)?")
+                out.append(r"(?:(?:the|a|an)[\s,:;*_`'\"]+)?")
             else:
-                out.append(re.escape(w) + r"[\s,]*")
+                out.append(re.escape(w) + r"[\s,:;*_`'\"]*")
         return r"\s*" + "".join(out)
 
     def parse(self, text: str) -> ParsedAction | None:
@@ -111,9 +115,11 @@ class TemplateParser:
             return None
         best: ParsedAction | None = None
         for m in _PDDL.finditer(text):
-            if m.group(1).lower() in self.action_names:
-                best = ParsedAction("(" + " ".join([m.group(1), *m.group(2).split()]).lower() + ")", m.start(),
-                                    "pddl")
+            name, args = m.group(1).lower(), m.group(2).lower().split()
+            schema = self.templates.actions.get(name)
+            # PDDL in the text counts only when it is well formed for this problem; else the English is read
+            if schema is not None and len(args) == len(schema.params) and all(a in self.objects for a in args):
+                best = ParsedAction("(" + " ".join([name, *args]) + ")", m.start(), "pddl")
                 break
         candidates = []
         for name, params, pattern, expected in self._patterns:
@@ -142,11 +148,17 @@ class TemplateParser:
         if len(mentioned) != 1:
             return None
         name = mentioned[0]
-        args = [m.group(0).lower() for m in re.finditer(rf"(?<![\w-])(?:{self._object})(?![\w-])", text, re.I)]
+        mentioned_args = [m.group(0).lower()
+                          for m in re.finditer(rf"(?<![\w-])(?:{self._object})(?![\w-])", text, re.I)]
         schema = self.templates.actions.get(name)
         arity = len(schema.params) if schema is not None else None
-        if arity is None or len(args) != arity:
+        if arity is None or len(mentioned_args) != arity:
             return None
+        order = self._mention_order.get(name, list(range(arity)))
+        args = list(mentioned_args)
+        if sorted(order) == list(range(arity)):  # objects come in the English order of the parameters
+            for position, param_index in enumerate(order):
+                args[param_index] = mentioned_args[position]
         action = "(" + " ".join([name, *args]) + ")"
         if self.ground_actions is not None and action not in self.ground_actions:
             return None
