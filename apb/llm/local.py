@@ -9,16 +9,22 @@ is safe and simply queues.
 `choices=[...]` constrains decoding with a GBNF grammar `root ::= "a" | "b" ...`: the answer is exactly one of
 the strings (stop sequences are not applied then). `grammar=` takes GBNF text for other shapes.
 
-Threads. Measured with `apb bench llm` on the 2-core CI-like VM (SmolLM2-135M Q4_1, llama.cpp built with
-AVX2/AVX-512 and OpenMP, ~250-token prompt, 64 generated tokens; medians of 3):
+Threads. Measured on the 2-core dev VM (AMD EPYC, Python 3.11, llama-cpp-python 0.3.36 built natively with
+AVX-512 and OpenMP; SmolLM2-135M Q4_1; a 309-token prompt, 64 greedy tokens, prompt cache cleared; medians over
+interleaved rounds of two runs, rounds disturbed by other processes dropped; "busy": a `while True: pass`
+process on the other core; "choice": a grammar-constrained pick among 4 PDDL actions, ~80-token prompt):
 
-    threads  other core  load ms  first token ms  gen tok/s  prompt tok/s
-    1        idle        MEASURE
-    2        idle        MEASURE
-    1        busy        MEASURE
-    2        busy        MEASURE
+    threads  other core  first token ms  gen tok/s  prompt tok/s  choice ms
+    1        idle        2100-2280       60-67      136-148       600-620
+    2        idle        1110-1200       95-99      257-280       353-355
+    1        busy        2150-2180       64-65      142-144       540-580
+    2        busy        2670-2690       22-25      116           1020-1100
 
-DEFAULT_RULE_TEXT
+Loading takes 130-190 ms warm (300-360 ms with a cold page cache) whatever the thread count. Two threads are
+1.5x (generation) to 1.9x (prompt) faster on an idle machine, but 2.7x slower at generating when the other core is
+taken (the two workers synchronise many times per token and one keeps losing its core), while one thread loses
+almost nothing.
+So the default is 1 thread when the process may use at most 2 cores, else half the usable cores.
 `APB_LOCAL_THREADS` overrides the rule; `LocalLLM(n_threads=...)` overrides both.
 """
 
@@ -87,7 +93,7 @@ def resolve_model_path(model_path: str | os.PathLike | None) -> Path:
 
 
 def default_threads() -> int:
-    """`$APB_LOCAL_THREADS`, else 1 on machines with at most 2 cores, else half the cores (see the module doc)."""
+    """`$APB_LOCAL_THREADS`, else 1 with at most 2 usable cores, else half of them (see the module docstring)."""
     value = os.environ.get(THREADS_ENV, "").strip()
     if value:
         try:
@@ -97,8 +103,16 @@ def default_threads() -> int:
         if threads < 1:
             raise LLMConfigError(f"{THREADS_ENV} must be a positive integer, got {value!r}")
         return threads
-    cores = os.cpu_count() or 1
+    cores = usable_cores()
     return 1 if cores <= 2 else cores // 2
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container's CPU set), else `os.cpu_count()`."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
 
 
 def load_llama(path: Path, n_threads: int, n_ctx: int, *, verbose: bool = False):
@@ -275,7 +289,7 @@ class LocalLLM(SyncLLM):
                 response = llama.create_chat_completion(
                     msgs, temperature=float(temperature), max_tokens=limit, stop=list(stop) if stop else [],
                     seed=self.seed if seed is None else int(seed), **kwargs)
-            except ValueError as error:  # e.g. the prompt does not fit the context window
+            except (ValueError, RuntimeError) as error:  # e.g. the prompt does not fit the context window
                 raise LLMError(f"local model call failed: {error}") from None
             latency = time.perf_counter() - t0
         choice = response["choices"][0]
