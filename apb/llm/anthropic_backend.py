@@ -39,11 +39,7 @@ class AnthropicMessages(APIBackend):
         self.default_max_tokens = default_max_tokens
 
     def _make_client(self, api_key: str, http_client: Any, asynchronous: bool) -> Any:
-        options: dict[str, Any] = {"api_key": api_key, "timeout": self.timeout, "max_retries": 0}
-        if self.base_url:
-            options["base_url"] = self.base_url
-        if http_client is not None:
-            options["http_client"] = http_client
+        options = self._client_options(api_key, http_client)
         return anthropic.AsyncAnthropic(**options) if asynchronous else anthropic.Anthropic(**options)
 
     def build_request(self, messages: list[dict], *, max_tokens: int | None, temperature: float | None,

@@ -366,6 +366,15 @@ class APIBackend:
     def _make_client(self, api_key: str, http_client: Any, asynchronous: bool) -> Any:  # pragma: no cover
         raise NotImplementedError
 
+    def _client_options(self, api_key: str, http_client: Any) -> dict[str, Any]:
+        """Keyword arguments both SDKs' client classes take: key, timeout, no SDK retries, base URL, transport."""
+        options: dict[str, Any] = {"api_key": api_key, "timeout": self.timeout, "max_retries": 0}
+        if self.base_url:
+            options["base_url"] = self.base_url
+        if http_client is not None:
+            options["http_client"] = http_client
+        return options
+
     def _sync_client(self) -> Any:
         with self._lock:
             if self._client is None:
