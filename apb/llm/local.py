@@ -31,6 +31,7 @@ So the default is 1 thread when the process may use at most 2 cores, else half t
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import glob
 import importlib.util
@@ -135,6 +136,17 @@ class _Loaded:
 
 _MODELS: dict[tuple[str, int, int], _Loaded] = {}
 _MODELS_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_models() -> None:
+    """Frees the models before the interpreter tears llama_cpp down (else its __del__ complains at exit)."""
+    with _MODELS_LOCK:
+        for loaded in _MODELS.values():
+            close = getattr(loaded.llama, "close", None)
+            if callable(close):
+                close()
+        _MODELS.clear()
 
 
 def shared_llama(path: Path, n_threads: int, n_ctx: int, *, verbose: bool = False) -> _Loaded:
