@@ -58,7 +58,20 @@ class _Loaded:
             "type_nouns": sorted(env.templates.nouns),
             "types": dict(env.dataset.domain.types),
             "optimal_plan_length": optimal_length(env.dataset, entry),
+            # for symbolic baselines (planners, oracle) and PDDL-input agents
+            "domain_pddl": env.domain_pddl,
+            "problem_pddl": env.dataset.problem_text(entry.id),
+            "gold_plan": _gold_plan(env.dataset, entry),
         }
+
+
+def _gold_plan(dataset: Dataset, entry: ProblemEntry) -> list[str] | None:
+    """The problem's gold plan as PDDL action strings, when the dataset has one."""
+    try:
+        plan = dataset.gold_plan(entry.id)
+    except ApbError:
+        return None
+    return [step.text for step in plan.steps] if plan is not None else None
 
 
 class PDDLTextEnv(gym.Env):
@@ -251,6 +264,8 @@ class PDDLTextEnv(gym.Env):
         info["goal_pddl"] = list(info["goal_pddl"])
         info["type_nouns"] = list(info["type_nouns"])
         info["types"] = dict(info["types"])
+        if info["gold_plan"] is not None:
+            info["gold_plan"] = list(info["gold_plan"])
         info["objects"] = dict(info["objects"])
         info["action_schemas"] = [{**s, "parameters": [list(p) for p in s["parameters"]],
                                    "variables": dict(s["variables"])} for s in info["action_schemas"]]
