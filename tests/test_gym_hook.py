@@ -26,7 +26,9 @@ def site_dir(tmp_path_factory) -> Path:
     build = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(site)], cwd=ROOT,
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stderr[-2000:]
-    for name in ("apb-gymnasium.pth", "apb_gymnasium_hook.py", "apb/domains/logistics/nl.yaml"):
+    for name in ("apb-gymnasium.pth", "apb_gymnasium_hook.py", "apb/domains/logistics/nl.yaml",
+                 "apb/domains/ferry/problems/p01.pddl", "apb/llm/prices.yaml", "apb/prompts/tllm/system.txt",
+                 "apb/prompts/nl_generate/examples.yaml"):
         assert (site / name).is_file(), name
     return site
 
