@@ -481,10 +481,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_env)
     from apb.bench.llm import add_bench_llm_parser
+    from apb.bench.random_agent import add_bench_random_parser
     from apb.bench.translate import add_bench_translate_parser
 
     add_bench_translate_parser(bench_sub)
     add_bench_llm_parser(bench_sub)
+    add_bench_random_parser(bench_sub)
     return parser
 
 

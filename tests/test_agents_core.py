@@ -100,3 +100,16 @@ def test_shortened_example_starts_from_the_state_after_the_dropped_prefix():
     assert short.initial_state == example.steps[dropped - 1].state
     assert f"Currently, {short.initial_state}." in short.task
     assert example.shortened(10) is example
+
+
+def test_every_cli_agent_name_builds():
+    from apb.agents import AGENTS, agent_class, make_agent
+
+    assert list(AGENTS) == ["basic", "cot", "act", "react", "closed-loop", "open-loop", "basic-pddl", "act-pddl",
+                            "random", "bfs", "astar", "gbfs", "fd-opt", "fd-sat", "oracle", "human"]
+    for name in AGENTS:
+        needs_llm = getattr(agent_class(name), "needs_llm", False)
+        agent = make_agent(name, llm=ScriptedLLM(["x"])) if needs_llm else make_agent(name)
+        assert agent.name == name
+    with pytest.raises(AgentError, match="unknown agent 'nope'"):
+        make_agent("nope")

@@ -13,11 +13,9 @@ each feedback, and `constrained` asks the LLM to choose among them (`choices=`).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from apb.agents.base import FINISH, LOOK_AROUND, BaseAgent, StopEpisode
-from apb.agents.examples import Example, build_example
-from apb.engine.errors import ApbError
+from apb.agents.examples import Example, bundled_example
 from apb.prompts import load_prompt
 
 PROMPTS = "agents/act/"
@@ -68,15 +66,6 @@ def command_of(text: str) -> str | None:
     if normal in LOOK_WORDS or text.strip().lower() == LOOK_AROUND:
         return LOOK_AROUND
     return None
-
-
-@lru_cache(maxsize=32)
-def bundled_example(domain: str) -> Example | None:
-    """The one-shot example of a bundled domain, or None when there is none to build."""
-    try:
-        return build_example(domain)
-    except (ApbError, OSError, KeyError, ValueError):
-        return None
 
 
 class ActAgent(BaseAgent):

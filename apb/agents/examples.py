@@ -8,6 +8,7 @@ is replaced by the state after the dropped prefix, so the example stays true.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from apb.engine.errors import ApbError
 from apb.nl.grammar import join_and
@@ -86,3 +87,13 @@ def write_thought(task, text, state, action) -> str:
         if remaining:
             parts.append(f"This brings me closer to my goal that {join_and(remaining)}.")
     return " ".join(parts)
+
+
+@lru_cache(maxsize=32)
+def bundled_example(domain: str) -> Example | None:
+    """The one-shot example of a bundled domain (cached), or None when there is none to build (an imported
+    dataset, a domain without p00): agents then run without an example."""
+    try:
+        return build_example(domain)
+    except (ApbError, OSError, KeyError, ValueError):
+        return None

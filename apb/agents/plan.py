@@ -10,11 +10,9 @@ message carries `"cache": True`.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from apb.agents.base import FINISH, BaseAgent, StopEpisode
-from apb.agents.examples import Example, build_example
-from apb.engine.errors import ApbError
+from apb.agents.examples import Example, bundled_example
 from apb.prompts import load_prompt
 
 PROMPTS = "agents/plan/"
@@ -28,14 +26,6 @@ _PDDL_ACTION = re.compile(r"\([^()]*\)")
 def prompt(name: str, **fields: str) -> str:
     """A prompt file of this agent family, filled in."""
     return load_prompt(PROMPTS + name).format(**fields).strip()
-
-
-@lru_cache(maxsize=32)
-def _bundled_example(domain: str) -> Example | None:
-    try:
-        return build_example(domain)
-    except (ApbError, OSError, KeyError, ValueError):
-        return None
 
 
 def _strip_marks(line: str) -> str:
@@ -108,7 +98,7 @@ class BasicAgent(BaseAgent):
         if self.example is not None:
             return self.example
         domain = info.get("domain")
-        return _bundled_example(domain) if isinstance(domain, str) and domain else None
+        return bundled_example(domain) if isinstance(domain, str) and domain else None
 
     def static_messages(self, info: dict) -> list[dict]:
         system = prompt("domain", instructions=prompt(self.system_prompt),
