@@ -359,6 +359,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK if summary["goal_reached"] else EXIT_NEGATIVE
 
 
+def cmd_examples_build(args: argparse.Namespace) -> int:
+    from apb.agents.examples import build_example
+    from apb.agents.thoughts import THOUGHTS_FILE, save_thoughts, write_thoughts
+    from apb.domains.registry import domain_dir
+
+    example = build_example(args.domain)
+    llm = None
+    if args.llm:
+        from apb.llm import make_llm
+
+        llm = make_llm(args.llm)
+    report = write_thoughts(example, llm)
+    path = Path(args.out) if args.out else domain_dir(args.domain) / THOUGHTS_FILE
+    save_thoughts(example, report, path)
+    for step, thought in zip(example.steps, report.thoughts):
+        out.print(f"[dim]Think:[/dim] {escape(thought)}\n[bold]{escape(step.text)}[/bold]")
+    replaced = f"; {len(report.replaced)} unusable LLM thought(s) replaced by template thoughts" if report.replaced \
+        else ""
+    out.print(f"wrote {escape(str(path))} ({len(report.thoughts)} thoughts, {report.source}, "
+              f"{report.llm_calls} LLM call(s){replaced})")
+    return EXIT_OK
+
+
 # ---- bench ---------------------------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
     from apb.bench.engine import print_engine_report, run_engine_bench
@@ -459,6 +482,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=int, default=None, help="step limit (default: none)")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("examples", help="one-shot examples of the bundled domains")
+    examples_sub = p.add_subparsers(dest="examples", metavar="ACTION", required=True)
+    e = examples_sub.add_parser("build", help="write the thoughts of a domain's CoT/ReAct example (LLM or template)")
+    e.add_argument("domain")
+    e.add_argument("--llm", help="LLM spec that writes the thoughts (default: the template thought writer)")
+    e.add_argument("--out", help="file to write (default: example_thoughts.yaml in the domain's folder)")
+    e.set_defaults(func=cmd_examples_build)
 
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser

@@ -93,7 +93,9 @@ def write_thought(task, text, state, action) -> str:
 def bundled_example(domain: str) -> Example | None:
     """The one-shot example of a bundled domain (cached), or None when there is none to build (an imported
     dataset, a domain without p00): agents then run without an example."""
+    from apb.agents.thoughts import build_example_with_thoughts
+
     try:
-        return build_example(domain)
+        return build_example_with_thoughts(domain)
     except (ApbError, OSError, KeyError, ValueError):
         return None
