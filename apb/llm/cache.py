@@ -123,6 +123,20 @@ class CacheStats:
         return asdict(self)
 
 
+def _when_unlocked(operation, attempts: int = 100, pause: float = 0.02):
+    """Runs an SQLite operation, retrying while the database reports itself locked or busy (about 2 s at most
+    on top of the busy timeout SQLite already applies where it can)."""
+    for attempt in range(attempts):
+        try:
+            return operation()
+        except sqlite3.OperationalError as err:
+            message = str(err).lower()
+            if ("locked" not in message and "busy" not in message) or attempt == attempts - 1:
+                raise
+            time.sleep(pause)
+    return None  # pragma: no cover - the loop returns or raises
+
+
 class ResponseCache:
     """The sqlite answer cache. `get`/`put` by key; `stats()`, `clear(model=None)`. Nothing is created on disk
     until the first write (and never in `replay` mode)."""
@@ -161,9 +175,11 @@ class ResponseCache:
                 conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                        check_same_thread=False)
                 conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-                conn.execute("PRAGMA journal_mode = WAL")
+                # Switching to WAL and creating the table take locks that SQLite may refuse at once (without
+                # waiting for the busy timeout) while another connection does the same: retry those briefly.
+                _when_unlocked(lambda: conn.execute("PRAGMA journal_mode = WAL"))
                 conn.execute("PRAGMA synchronous = NORMAL")
-                conn.executescript(_SCHEMA)
+                _when_unlocked(lambda: conn.executescript(_SCHEMA))
         except (OSError, sqlite3.Error) as err:
             raise LLMError(f"{self.path}: cannot open the LLM cache: {err}") from None
         self._conn, self._pid = conn, os.getpid()
@@ -209,9 +225,10 @@ class ResponseCache:
         try:
             with self._lock:
                 conn = self._connect(create=True)
-                conn.execute("INSERT OR REPLACE INTO responses (key, provider, model, request, text, finish_reason, "
-                             "input_tokens, output_tokens, cached_tokens, cache_write_tokens, cost, latency, created) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                _when_unlocked(lambda: conn.execute(
+                    "INSERT OR REPLACE INTO responses (key, provider, model, request, text, finish_reason, "
+                    "input_tokens, output_tokens, cached_tokens, cache_write_tokens, cost, latency, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row))
         except (LLMError, sqlite3.Error) as err:
             warnings.warn(f"{self.path}: could not record an LLM answer in the cache: {err}", RuntimeWarning,
                           stacklevel=2)
