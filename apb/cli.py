@@ -491,11 +491,13 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", help="file to write (default: example_thoughts.yaml in the domain's folder)")
     e.set_defaults(func=cmd_examples_build)
 
+    from apb.eval.report_cli import add_report_parser
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
 
     add_nl_parser(sub)
     add_cache_parser(sub)
+    add_report_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

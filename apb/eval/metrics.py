@@ -1,0 +1,275 @@
+"""Read episode trajectories (JSONL) from one or more run folders and compute the paper's metrics.
+
+Acc: the episode's footer says `success` (goal reached and, with `require_finish`, declared). Acc0: success with
+no invalid action. LF: executed actions / optimal plan length, averaged over successes with a known optimal length.
+Crashed episodes (footer `error`) count in every denominator. Rows group by (domain, agent, model, split); solved
+counts per seed give a mean and a standard error over seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apb.engine.errors import ApbError
+
+NON_EXECUTING_ACTIONS = {"(look-around)", "(finish)"}
+GROUP_KEYS = ("domain", "agent", "model", "split")
+
+
+class RunInputError(ApbError):
+    """A run folder is missing or holds no trajectories."""
+
+
+class TrajectoryFileError(ApbError):
+    """A trajectory file cannot be read; names the file and line."""
+
+    def __init__(self, file: Path, line: int, reason: str) -> None:
+        self.file = Path(file)
+        self.line = line
+        self.reason = reason
+        super().__init__(f"{file}:{line}: {reason} (re-run the episode or delete the file)")
+
+
+@dataclass
+class Episode:
+    """One finished episode: its header, step records and footer, and the file it came from."""
+
+    path: Path
+    header: dict[str, Any]
+    steps: list[dict[str, Any]]
+    footer: dict[str, Any]
+
+    @property
+    def episode_id(self) -> str:
+        return str(self.header.get("episode_id") or self.path.stem)
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return tuple(str(self.header.get(k) or "") for k in GROUP_KEYS)  # type: ignore[return-value]
+
+    @property
+    def seed(self) -> Any:
+        return self.header.get("seed")
+
+    @property
+    def success(self) -> bool:
+        return bool(self.footer.get("success"))
+
+    @property
+    def invalid_actions(self) -> int:
+        return int(self.footer.get("invalid_actions") or 0)
+
+    @property
+    def success0(self) -> bool:
+        return self.success and self.invalid_actions == 0
+
+    @property
+    def error(self) -> str | None:
+        return self.footer.get("error") or None
+
+    @property
+    def optimal_plan_length(self) -> int | None:
+        value = self.footer.get("optimal_plan_length")
+        if value is None:
+            value = self.header.get("optimal_plan_length")
+        return int(value) if value is not None else None
+
+    @property
+    def executed_actions(self) -> int:
+        """Valid actions that changed the state: not look-around, not finish."""
+        return sum(1 for s in self.steps if s.get("action_valid") and
+                   " ".join(str(s.get("action", "")).lower().split()) not in NON_EXECUTING_ACTIONS)
+
+    @property
+    def length_factor(self) -> float | None:
+        opt = self.optimal_plan_length
+        if not self.success or not opt:
+            return None
+        return self.executed_actions / opt
+
+
+def _read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    records = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise TrajectoryFileError(path, number, f"not valid JSON ({error.msg})") from None
+            if not isinstance(record, dict) or "type" not in record:
+                raise TrajectoryFileError(path, number, "expected a JSON object with a 'type' key")
+            records.append((number, record))
+    return records
+
+
+def read_episode(path: Path) -> Episode:
+    """Parse one finished trajectory file: a header, steps, a footer."""
+    records = _read_jsonl(path)
+    if not records:
+        raise TrajectoryFileError(path, 1, "empty trajectory file")
+    first_line, header = records[0]
+    if header["type"] != "header":
+        raise TrajectoryFileError(path, first_line, f"expected a header record, found {header['type']!r}")
+    last_line, footer = records[-1]
+    if footer["type"] != "footer":
+        raise TrajectoryFileError(path, last_line, f"expected a footer record last, found {footer['type']!r}")
+    steps = []
+    for number, record in records[1:-1]:
+        if record["type"] != "step":
+            raise TrajectoryFileError(path, number, f"expected a step record, found {record['type']!r}")
+        steps.append(record)
+    return Episode(path=path, header=header, steps=steps, footer=footer)
+
+
+def _episode_folder(run_dir: Path) -> Path:
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise RunInputError(f"{run_dir}: no such run folder (pass the folder given to `apb eval --out`)")
+    episodes = run_dir / "episodes"
+    return episodes if episodes.is_dir() else run_dir
+
+
+def _check_dirs(dirs: list[Path]) -> list[Path]:
+    if not dirs:
+        raise RunInputError("no run folder given")
+    folders = [_episode_folder(Path(d)) for d in dirs]
+    for run_dir, folder in zip(dirs, folders):
+        if not any(folder.glob("*.jsonl")) and not any(folder.glob("*.jsonl.part")):
+            raise RunInputError(f"{run_dir}: no trajectories found (expected {Path(run_dir) / 'episodes'}/*.jsonl)")
+    return folders
+
+
+def load_run(dirs: list[Path]) -> list[Episode]:
+    """Finished episodes of several run folders (shards), the first copy of each episode id kept."""
+    seen: dict[str, Episode] = {}
+    for folder in _check_dirs([Path(d) for d in dirs]):
+        for path in sorted(folder.glob("*.jsonl")):
+            episode = read_episode(path)
+            seen.setdefault(episode.episode_id, episode)
+    return list(seen.values())
+
+
+def unfinished_episodes(dirs: list[Path], finished: list[Episode] | None = None) -> list[Path]:
+    """`.jsonl.part` files whose episode finished in no shard (runs still going or interrupted)."""
+    done = {e.episode_id for e in (finished if finished is not None else load_run(dirs))}
+    unfinished = []
+    for folder in _check_dirs([Path(d) for d in dirs]):
+        for path in sorted(folder.glob("*.jsonl.part")):
+            episode_id = path.name[: -len(".jsonl.part")]
+            try:
+                with path.open(encoding="utf-8") as handle:
+                    episode_id = json.loads(handle.readline()).get("episode_id") or episode_id
+            except (json.JSONDecodeError, AttributeError, OSError):
+                pass
+            if episode_id not in done:
+                done.add(episode_id)
+                unfinished.append(path)
+    return unfinished
+
+
+def mean_se(values: list[float]) -> tuple[float | None, float | None]:
+    """Mean and standard error of the mean (sample sd / sqrt n); se is None with fewer than two values."""
+    if not values:
+        return None, None
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, None
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(variance / len(values))
+
+
+@dataclass
+class GroupMetrics:
+    """Metrics of one (domain, agent, model, split) group."""
+
+    domain: str
+    agent: str
+    model: str
+    split: str
+    episodes: list[Episode] = field(default_factory=list)
+
+    def row(self) -> dict[str, Any]:
+        """The summary.json row: the contract keys first, then extras."""
+        eps = self.episodes
+        n = len(eps)
+        solved = sum(e.success for e in eps)
+        solved0 = sum(e.success0 for e in eps)
+        lfs = [lf for e in eps if (lf := e.length_factor) is not None]
+        by_seed: dict[Any, list[Episode]] = defaultdict(list)
+        for e in eps:
+            by_seed[e.seed].append(e)
+        seeds = sorted(by_seed, key=str)
+        solved_mean, solved_se = mean_se([sum(e.success for e in by_seed[s]) for s in seeds])
+        acc_mean, acc_se = mean_se([sum(e.success for e in by_seed[s]) / len(by_seed[s]) for s in seeds])
+        acc0_mean, acc0_se = mean_se([sum(e.success0 for e in by_seed[s]) / len(by_seed[s]) for s in seeds])
+        roles: Counter[str] = Counter()
+        for e in eps:
+            for role, count in (e.footer.get("llm_calls") or {}).items():
+                roles[role] += int(count or 0)
+        costs = [e.footer.get("cost_usd") for e in eps]
+        unpriced = sum(c is None for c in costs)
+        cost = None if unpriced or not eps else round(sum(float(c) for c in costs), 10)
+        stop = Counter(str(e.footer.get("stop_reason") or "unknown") for e in eps)
+        return {
+            "domain": self.domain, "agent": self.agent, "model": self.model, "split": self.split,
+            "episodes": n, "solved": solved,
+            "acc": solved / n if n else None,
+            "acc0": solved0 / n if n else None,
+            "lf": sum(lfs) / len(lfs) if lfs else None,
+            "invalid_actions": sum(e.invalid_actions for e in eps),
+            "llm_calls": sum(roles.values()),
+            "input_tokens": sum(int(e.footer.get("input_tokens") or 0) for e in eps),
+            "output_tokens": sum(int(e.footer.get("output_tokens") or 0) for e in eps),
+            "cost_usd": cost,
+            "errors": sum(e.error is not None for e in eps),
+            # extras
+            "solved0": solved0,
+            "seeds": len(seeds),
+            "problems": len({e.header.get("problem_id") for e in eps}),
+            "solved_mean": solved_mean, "solved_se": solved_se,
+            "acc_mean": acc_mean, "acc_se": acc_se,
+            "acc0_mean": acc0_mean, "acc0_se": acc0_se,
+            "lf_n": len(lfs),
+            "steps": sum(int(e.footer.get("steps") or 0) for e in eps),
+            "look_arounds": sum(int(e.footer.get("look_arounds") or 0) for e in eps),
+            "cached_tokens": sum(int(e.footer.get("cached_tokens") or 0) for e in eps),
+            "unpriced": unpriced,
+            "llm_calls_by_role": dict(sorted(roles.items())),
+            "stop_reasons": dict(sorted(stop.items())),
+        }
+
+
+def group_episodes(episodes: list[Episode]) -> list[GroupMetrics]:
+    """Groups by (domain, agent, model, split), sorted by those keys."""
+    groups: dict[tuple[str, str, str, str], GroupMetrics] = {}
+    for e in episodes:
+        groups.setdefault(e.key, GroupMetrics(*e.key)).episodes.append(e)
+    return [groups[k] for k in sorted(groups)]
+
+
+def summarize(episodes: list[Episode]) -> list[dict[str, Any]]:
+    """One summary row per (domain, agent, model, split)."""
+    return [g.row() for g in group_episodes(episodes)]
+
+
+def solved_by_plan_length(episodes: list[Episode]) -> dict[str, dict[int, tuple[int, int]]]:
+    """Per agent label (`agent` or `agent/model` when several models): optimal length -> (solved, episodes)."""
+    models = {e.header.get("model") for e in episodes}
+    table: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for e in episodes:
+        opt = e.optimal_plan_length
+        if opt is None:
+            continue
+        label = str(e.header.get("agent")) + (f"/{e.header.get('model')}" if len(models) > 1 else "")
+        cell = table[label][opt]
+        cell[0] += e.success
+        cell[1] += 1
+    return {label: {length: (c[0], c[1]) for length, c in sorted(cells.items())}
+            for label, cells in sorted(table.items())}

@@ -1,0 +1,49 @@
+"""`apb report DIR [DIR ...] [--out OUT]`: summarise one or more run folders (shards) into tables and an HTML page."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from apb.eval.metrics import load_run, summarize
+from apb.eval.report import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write the report files and print the coverage tables; user errors raise ApbError (exit 2 in `main`)."""
+    console = Console(highlight=False, soft_wrap=True)
+    dirs = [Path(d) for d in args.dirs]
+    paths = write_report(dirs, Path(args.out) if args.out else None)
+    episodes = load_run(dirs)
+    rows = summarize(episodes)
+    for table in coverage_tables(rows, episodes):
+        header, body = coverage_matrix(table)
+        title = f"Solved problems, mean over seeds ± se ({table.model}, split {table.split})"
+        view = Table(title=escape(title))
+        for index, name in enumerate(header):
+            view.add_column(escape(name), justify="left" if index == 0 else "right")
+        for row in body:
+            view.add_row(*(escape(cell) for cell in row))
+        console.print(view)
+    for row in rows:
+        if row["errors"]:
+            console.print(f"[yellow]{row['errors']} episode(s) crashed[/yellow] in "
+                          f"{escape(domain_label(row['domain']))} / {escape(agent_label(row['agent']))}")
+    for name, path in paths.items():
+        console.print(f"wrote {escape(name)}: {escape(str(path))}")
+    return 0
+
+
+def add_report_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register `apb report` on the main parser's subparsers."""
+    parser = sub.add_parser("report", help="summary tables, coverage vs the paper, and an HTML report of runs",
+                            description="Merge run folders (shards), compute Acc/Acc0/LF, tokens and cost, and "
+                                        "write summary.json, summary.csv, report.md and report.html.")
+    parser.add_argument("dirs", nargs="+", metavar="DIR", help="run folders (each with episodes/*.jsonl)")
+    parser.add_argument("--out", help="folder for the report files (default: the first DIR)")
+    parser.set_defaults(func=cmd_report)
+    return parser
