@@ -1,4 +1,5 @@
-"""The `apb` command: validate, solve, state, domains, generate, describe, play, nl generate, cache, bench.
+"""The `apb` command: validate, solve, state, domains, generate, describe, play, run, eval, report, nl generate,
+examples build, cache, bench.
 
 Exit codes: 0 success, 1 a negative answer (invalid plan, no plan found), 2 bad input (with a message naming
 the file and line). User errors never print a traceback.
@@ -491,12 +492,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", help="file to write (default: example_thoughts.yaml in the domain's folder)")
     e.set_defaults(func=cmd_examples_build)
 
+    from apb.eval.cli import add_eval_parser, add_run_parser
     from apb.eval.report_cli import add_report_parser
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
 
     add_nl_parser(sub)
     add_cache_parser(sub)
+    add_run_parser(sub)
+    add_eval_parser(sub)
     add_report_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")

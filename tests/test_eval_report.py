@@ -274,3 +274,24 @@ def test_report_with_matplotlib_embeds_a_png(tmp_path):
     paths = write_report([RUN], tmp_path)
     assert paths["plot.png"].read_bytes().startswith(b"\x89PNG")
     assert "data:image/png;base64," in paths["report.html"].read_text()
+
+
+def test_symbolic_agents_without_a_model_get_sums(tmp_path):
+    """Episodes with model null (random, planners) are summed like any other group."""
+    from apb.eval.report import write_report
+
+    run = tmp_path / "run" / "episodes"
+    run.mkdir(parents=True)
+    source = next(p for p in sorted((Path(__file__).parent / "data" / "eval" / "run" / "episodes").glob("*.jsonl")))
+    lines = source.read_text().splitlines()
+    header = json.loads(lines[0])
+    footer = json.loads(lines[-1])
+    for seed in (0, 1):
+        header.update(model=None, agent="random", seed=seed, episode_id=f"x-s{seed}")
+        footer.update(success=True, error=None)
+        (run / f"x-s{seed}.jsonl").write_text("\n".join([json.dumps(header), *lines[1:-1], json.dumps(footer)]) + "\n")
+    paths = write_report([tmp_path / "run"], tmp_path / "out")
+    summary = json.loads(paths["summary.json"].read_text())
+    assert summary["rows"][0]["model"] == "" and summary["rows"][0]["solved"] == 2
+    assert "1.0 ± 0.0" in paths["report.md"].read_text().split("Sum", 1)[1].splitlines()[0]
+    shutil.rmtree(tmp_path / "out")

@@ -127,7 +127,7 @@ def coverage_tables(rows: list[dict[str, Any]], episodes: list[Episode]) -> list
         for agent in agents:
             per_seed: dict[Any, int] = {}
             for e in episodes:
-                if (e.header.get("model"), e.header.get("split"), e.header.get("agent")) == (model, split, agent):
+                if (e.key[2], e.key[3], e.key[1]) == (model, split, agent):  # the same normalised keys as rows
                     per_seed[e.seed] = per_seed.get(e.seed, 0) + e.success
             sums[agent] = mean_se([float(v) for v in per_seed.values()])
         paper = {(d, a): v for d in domains for a in agents if (v := paper_figure(table2, d, a)) is not None}

@@ -22,7 +22,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     rows = summarize(episodes)
     for table in coverage_tables(rows, episodes):
         header, body = coverage_matrix(table)
-        title = f"Solved problems, mean over seeds ± se ({table.model}, split {table.split})"
+        title = f"Solved problems, mean over seeds ± se ({table.model or 'no LLM'}, split {table.split})"
         view = Table(title=escape(title))
         for index, name in enumerate(header):
             view.add_column(escape(name), justify="left" if index == 0 else "right")

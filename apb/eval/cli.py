@@ -1,0 +1,219 @@
+"""`apb run` (one episode with a live transcript) and `apb eval` (many episodes, concurrent, resumable).
+
+`add_run_parser(sub)` and `add_eval_parser(sub)` add the subcommands to the `apb` parser; `python -m apb.eval.cli`
+runs them on their own. Exit codes: 0 every episode ran (solved or not), 1 `apb run`'s episode crashed,
+2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from apb.engine.errors import ApbError
+from apb.eval.config import ExperimentConfig, expand_domains, load_config
+from apb.eval.runner import SYMBOLIC_AGENTS, EvalError, run_eval, run_one
+from apb.eval.trajectory import EpisodeSpec, episode_id
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+# ---- apb run ----------------------------------------------------------------------------------------------
+class TranscriptAgent:
+    """Prints what an agent does as it happens: its LLM outputs, translations, the action and the feedback."""
+
+    def __init__(self, agent: Any, console: Console) -> None:
+        self._agent, self._console = agent, console
+        self._step = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._agent, name)
+
+    def _show_events(self) -> None:
+        for event in getattr(self._agent, "events", ()):
+            if event.get("type") == "llm":
+                usage = event.get("usage") or {}
+                tokens = f"{usage.get('input_tokens', 0)}+{usage.get('output_tokens', 0)} tokens"
+                cached = ", cached" if event.get("cached") else ""
+                self._console.print(f"  [cyan]{escape(str(event.get('role')))}[/cyan] ({tokens}{cached}): "
+                                    f"{escape(str(event.get('text', '')).strip())}")
+            elif event.get("type") == "translation":
+                self._console.print(f"  [magenta]translation[/magenta] ({event.get('method')}): "
+                                    f"{escape(str(event.get('action')))}")
+
+    def reset(self, observation: str, info: dict) -> None:
+        self._console.print(f"[bold]Task[/bold] {escape(str(info.get('problem_id', '')))}\n{escape(observation)}")
+        self._agent.reset(observation, info)
+        self._show_events()
+
+    def act(self, observation: str, info: dict) -> str:
+        if self._step:
+            mark = "[green]ok[/green]" if info.get("action_valid", True) else "[red]invalid[/red]"
+            self._console.print(f"  feedback {mark}: {escape(observation)}")
+        self._step += 1
+        action = self._agent.act(observation, info)
+        self._show_events()
+        self._console.print(f"[bold]{self._step:>3}[/bold] action: {escape(action)}")
+        return action
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.agent not in SYMBOLIC_AGENTS and not args.llm:
+        raise EvalError(f"the {args.agent} agent needs an LLM: pass --llm SPEC (e.g. local, scripted:answers.txt)")
+    from apb.agents import AGENTS
+
+    if args.agent not in AGENTS:
+        raise EvalError(f"unknown agent {args.agent!r}: use one of {', '.join(AGENTS)}")
+    spec = EpisodeSpec(domain=args.domain, problem=_problem(args.problem), agent=args.agent,
+                       model=args.llm if args.agent not in SYMBOLIC_AGENTS else None, seed=args.seed,
+                       split=args.split, translator=args.translator, require_finish=args.require_finish,
+                       max_steps=args.horizon)
+    llm = None
+    if spec.model:
+        from apb.llm import make_llm
+
+        llm = make_llm(spec.model, cache=args.cache)
+    if args.out:
+        target = Path(args.out)
+        final = target / "episodes" / f"{episode_id(spec)}.jsonl"
+        if final.exists():
+            raise EvalError(f"{final} exists already; remove it or choose another --out")
+        footer = run_one(spec, target, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out))
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            footer = run_one(spec, tmp, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out))
+    tokens = footer["input_tokens"] + footer["output_tokens"]
+    cost = "unknown cost" if footer["cost_usd"] is None else f"${footer['cost_usd']:.4f}"
+    result = "[green]solved[/green]" if footer["success"] else "[red]not solved[/red]"
+    out.print(f"{result}: {footer['steps']} step(s), {footer['invalid_actions']} invalid, stop: "
+              f"{footer['stop_reason']}, {sum(footer['llm_calls'].values())} LLM call(s), {tokens} tokens, {cost}"
+              + (f", optimal length {footer['optimal_plan_length']}" if footer.get("optimal_plan_length") else ""))
+    if footer.get("error"):
+        err.print(f"[red]error[/red]: {escape(str(footer['error']))}")
+        return EXIT_FAILED
+    if args.out:
+        out.print(f"trajectory: {final}")
+    return EXIT_OK
+
+
+def _problem(value: str) -> int | str:
+    return int(value) if str(value).isdigit() else value
+
+
+def add_run_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("run", help="run one agent on one problem with a live transcript")
+    p.add_argument("domain", help="a bundled domain or a dataset folder")
+    p.add_argument("--agent", required=True, help="agent name (act, react, bfs, random, ...)")
+    p.add_argument("--llm", help="LLM spec: openai:<model>, anthropic:<model>, local, scripted:<file>, ...")
+    p.add_argument("--problem", default="1", help="problem number or id (default 1)")
+    p.add_argument("--split", default="test")
+    p.add_argument("--translator", default="cascade", help="template, fuzzy, tllm or cascade (default)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--horizon", type=int, default=None, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--require-finish", action="store_true")
+    p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
+    p.add_argument("--out", help="write the trajectory under this folder")
+    p.set_defaults(func=cmd_run)
+    return p
+
+
+# ---- apb eval ---------------------------------------------------------------------------------------------
+def _list(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+def eval_config(args: argparse.Namespace) -> ExperimentConfig:
+    """The experiment: the --config file (if any) with the command-line flags on top."""
+    config = load_config(args.config) if args.config else ExperimentConfig()
+    for key, value in (("domains", _list(args.domains)), ("agents", _list(args.agents)), ("llm", args.llm),
+                       ("problems", args.problems), ("seeds", args.seeds), ("split", args.split),
+                       ("concurrency", args.concurrency), ("out", args.out), ("translator", args.translator),
+                       ("max_steps", args.horizon)):
+        if value is not None:
+            setattr(config, key, value)
+    if args.require_finish:
+        config.require_finish = True
+    if not config.domains:
+        raise EvalError("no domains: pass --domains LIST (or all), or domains: in --config")
+    if not config.agents:
+        raise EvalError("no agents: pass --agents LIST, or agents: in --config")
+    if not config.out:
+        raise EvalError("no output folder: pass --out DIR, or out: in --config")
+    if config.concurrency < 1:
+        raise EvalError(f"bad --concurrency {config.concurrency}: it must be at least 1")
+    config.domains = expand_domains(config.domains)
+    return config
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    config = eval_config(args)
+    specs = config.episodes()
+    progress = not args.no_progress and sys.stderr.isatty()
+    summary = asyncio.run(run_eval(specs, config.out, concurrency=config.concurrency, resume=args.resume,
+                                   progress=progress, cache=args.cache))
+    cost = "unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
+    out.print(f"{summary['total']} episode(s): {summary['ran']} run, {summary['skipped']} already finished, "
+              f"{summary['solved']} solved, {summary['errors']} error(s); {summary['llm_calls']} LLM call(s), "
+              f"{summary['tokens']} tokens, {cost}, {summary['seconds']:.1f}s -> {config.out}")
+    return EXIT_OK
+
+
+def _seeds(value: str) -> int | list[int]:
+    try:
+        return int(value) if "," not in value else [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad seeds {value!r}: a count (3) or a list (0,7)") from None
+
+
+def add_eval_parser(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser("eval", help="run agents x domains x problems x seeds; JSONL trajectories, resumable")
+    p.add_argument("--config", help="an experiment YAML file (flags override its keys)")
+    p.add_argument("--domains", help="comma-separated bundled domains or dataset folders, or 'all'")
+    p.add_argument("--agents", help="comma-separated agent names")
+    p.add_argument("--llm", help="LLM spec for the LLM agents")
+    p.add_argument("--problems", help="e.g. 1-20, or 1,3,5 (default 1-20)")
+    p.add_argument("--seeds", type=_seeds, help="number of seeds K (0..K-1) or a list 0,7 (default 1)")
+    p.add_argument("--split", help="test (default) or scaled")
+    p.add_argument("--concurrency", type=int, help="episodes at a time (default 4)")
+    p.add_argument("--translator", help="template, fuzzy, tllm or cascade (default)")
+    p.add_argument("--horizon", type=int, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--require-finish", action="store_true")
+    p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
+    p.add_argument("--out", help="output folder (must be empty unless --resume)")
+    p.add_argument("--resume", action="store_true", help="skip finished episodes of an earlier run in --out")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_eval)
+    return p
+
+
+# ---- standalone ---------------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="apb")
+    sub = parser.add_subparsers(dest="command")
+    add_run_parser(sub)
+    add_eval_parser(sub)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return args.func(args)
+    except ApbError as error:
+        err.print(f"[red]error[/red]: {escape(str(error))}")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        err.print("interrupted: finished episodes are kept; rerun with --resume to continue")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
