@@ -157,3 +157,25 @@ def test_corrupt_trajectories_are_clear_errors(tmp_path):
     with pytest.raises(TrajectoryError, match="empty"):
         read_trajectory(broken)
     assert json.loads(lines[-1])["type"] == "footer"
+
+
+def test_shards_partition_the_episodes_and_merge_in_the_report(tmp_path):
+    import json
+
+    from apb import cli
+    from apb.eval.report import write_report
+
+    common = ["eval", "--domains", "ferry,blocksworld", "--agents", "random", "--problems", "1-3", "--seeds", "2",
+              "--no-progress"]
+    for i in range(3):
+        assert cli.main([*common, "--shard", f"{i}/3", "--out", str(tmp_path / f"s{i}")]) == 0
+    assert cli.main([*common, "--out", str(tmp_path / "all")]) == 0
+    names = [sorted(p.name for p in (tmp_path / f"s{i}" / "episodes").glob("*.jsonl")) for i in range(3)]
+    merged = sorted(n for shard in names for n in shard)
+    assert merged == sorted(p.name for p in (tmp_path / "all" / "episodes").glob("*.jsonl")) and len(merged) == 12
+    assert all(len(shard) == 4 for shard in names)
+    paths = write_report([tmp_path / f"s{i}" for i in range(3)], tmp_path / "report")
+    assert json.loads(paths["summary.json"].read_text())["episodes"] == 12
+    with pytest.raises(SystemExit) as bad:  # argparse refuses it with a message and exit code 2
+        cli.main([*common, "--shard", "3/3", "--out", str(tmp_path / "bad")])
+    assert bad.value.code == 2

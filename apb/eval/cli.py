@@ -157,6 +157,9 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
 def cmd_eval(args: argparse.Namespace) -> int:
     config = eval_config(args)
     specs = config.episodes()
+    if args.shard:
+        index, count = args.shard
+        specs = specs[index::count]  # episodes are planned in a fixed order, so shards never overlap
     progress = not args.no_progress and sys.stderr.isatty()
     summary = asyncio.run(run_eval(specs, config.out, concurrency=config.concurrency, resume=args.resume,
                                    progress=progress, cache=args.cache))
@@ -165,6 +168,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
               f"{summary['solved']} solved, {summary['errors']} error(s); {summary['llm_calls']} LLM call(s), "
               f"{summary['tokens']} tokens, {cost}, {summary['seconds']:.1f}s -> {config.out}")
     return EXIT_OK
+
+
+def _shard(value: str) -> tuple[int, int]:
+    """'0/4' -> (0, 4): this machine runs every 4th episode starting with the first."""
+    try:
+        index, count = (int(v) for v in value.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad shard {value!r}: write I/N, e.g. 0/4") from None
+    if count < 1 or not 0 <= index < count:
+        raise argparse.ArgumentTypeError(f"bad shard {value!r}: I must be 0..N-1")
+    return index, count
 
 
 def _seeds(value: str) -> int | list[int]:
@@ -191,6 +205,8 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (must be empty unless --resume)")
     p.add_argument("--resume", action="store_true", help="skip finished episodes of an earlier run in --out")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--shard", type=_shard, metavar="I/N",
+                   help="run only shard I of N (0-based); merge the shards' folders with apb report DIR1 DIR2 ...")
     p.set_defaults(func=cmd_eval)
     return p
 
