@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import require_reference
 
+ROOT = Path(__file__).resolve().parents[1]
 README = Path(__file__).resolve().parents[1] / "README.md"
 README_REFERENCE = "../shared/reference/autoplanbench"
 
@@ -45,21 +46,29 @@ def cli_commands() -> list[list[str]]:
 
 def test_readme_has_the_two_setup_commands():
     setup = [c for c in blocks("bash") if "pip install" in c]
-    assert [c.strip() for c in setup] == ['pip install . && apb bench engine',
-                                          'pip install -e ".[dev]" && ruff check apb tests && pytest -q']
+    assert [c.strip() for c in setup] == [
+        'pip install ".[local]" && apb eval --domains blocksworld --agents act,random,bfs --llm local --problems 1-2 '
+        '--out runs/demo && apb report runs/demo',
+        'pip install -e ".[dev]" && ruff check apb tests && pytest -q']
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert setup[1].strip() in ci
 
 
+@pytest.fixture(scope="module")
+def shared_tmp(tmp_path_factory):
+    """One folder for all CLI examples, run in README order: `apb report /tmp/run` reads what `apb eval` wrote."""
+    return tmp_path_factory.mktemp("readme_cli")
+
+
 @pytest.mark.parametrize("command", cli_commands())
-def test_cli_example_exits_0(command, tmp_path):
+def test_cli_example_exits_0(command, shared_tmp):
     reference = require_reference().as_posix()
-    args = [a.replace("$R", reference).replace("/tmp/", f"{tmp_path}/") for a in shlex.split(command)][1:]
+    args = [a.replace("$R", reference).replace("/tmp/", f"{shared_tmp}/") for a in shlex.split(command)][1:]
     if args[:2] == ["bench", "engine"]:
         args += ["--seconds", "0.02", "--no-peer"]  # the example as written runs ~20 s; the behaviour is the same
     if args[:2] == ["bench", "env"]:
         args += ["--seconds", "0.05"]
-    proc = subprocess.run([sys.executable, "-m", "apb", *args], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "apb", *args], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "APB_REFERENCE": reference})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip()
