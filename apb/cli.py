@@ -547,7 +547,8 @@ def main(argv: list[str] | None = None) -> int:
         err.print(f"[red]error[/red]: {escape(str(error))}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        err.print("interrupted")
+        resume = " (finished episodes are kept: rerun with --resume)" if args.command == "eval" else ""
+        err.print(f"interrupted{resume}")
         return 130
 
 

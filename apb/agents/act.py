@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from apb.agents.base import FINISH, LOOK_AROUND, BaseAgent, StopEpisode
-from apb.agents.examples import Example, bundled_example
+from apb.agents.examples import Example
 from apb.prompts import load_prompt
 
 PROMPTS = "agents/act/"
@@ -94,7 +94,7 @@ class ActAgent(BaseAgent):
 
     # ---- prompt -------------------------------------------------------------------------------------------
     def reset(self, observation: str, info: dict) -> None:
-        example = self.example if self.example is not None else bundled_example(str(info.get("domain", "")))
+        example = self.example_for(info)
         if example is not None and self.example_steps:
             example = example.shortened(self.example_steps)
         static = [{"role": "system", "content": self.system_text(info)}]

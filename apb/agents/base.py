@@ -99,6 +99,20 @@ class BaseAgent:
         self.emit({"type": "translation", "input": text, **result.to_dict()})
         return result.action
 
+    # ---- the one-shot example ---------------------------------------------------------------------------------
+    example = None
+
+    def example_for(self, info: dict):
+        """The one-shot example: the one given, else the bundled domain's (from info["domain"]), else None."""
+        if self.example is not None:
+            return self.example
+        domain = info.get("domain")
+        if isinstance(domain, str) and domain:
+            from apb.agents.examples import bundled_example
+
+            return bundled_example(domain)
+        return None
+
     # ---- protocol defaults ------------------------------------------------------------------------------------
     def reset(self, observation: str, info: dict) -> None:  # pragma: no cover - overridden
         raise NotImplementedError

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from apb.agents.act import english_action
 from apb.agents.base import FINISH, AgentError, BaseAgent, StopEpisode
-from apb.agents.examples import Example, bundled_example
+from apb.agents.examples import Example
 from apb.agents.plan import parse_plan
 from apb.prompts import load_prompt
 
@@ -58,12 +58,6 @@ class ClosedLoopAgent(BaseAgent):
         self.reset("", {})
 
     # ---- prompts --------------------------------------------------------------------------------------------
-    def example_for(self, info: dict) -> Example | None:
-        if self.example is not None:
-            return self.example
-        domain = info.get("domain")
-        return bundled_example(domain) if isinstance(domain, str) and domain else None
-
     def static_messages(self, info: dict) -> list[dict]:
         messages = [{"role": "system",
                      "content": prompt("system", domain=str(info.get("domain_description", "")).strip())}]

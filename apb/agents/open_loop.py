@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from apb.agents.base import FINISH, BaseAgent, StopEpisode
-from apb.agents.examples import Example, bundled_example
+from apb.agents.examples import Example
 from apb.agents.plan import parse_plan
 from apb.prompts import load_prompt
 
@@ -98,12 +98,6 @@ class OpenLoopGroundingAgent(BaseAgent):
         self.reset("", {})
 
     # ---- prompts --------------------------------------------------------------------------------------------
-    def example_for(self, info: dict) -> Example | None:
-        if self.example is not None:
-            return self.example
-        domain = info.get("domain")
-        return bundled_example(domain) if isinstance(domain, str) and domain else None
-
     def planning_messages(self, info: dict) -> list[dict]:
         names = [s["name"] for s in info.get("action_schemas") or ()]
         system = prompt("system", actions=", ".join(names), domain=str(info.get("domain_description", "")).strip())

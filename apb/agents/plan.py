@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from apb.agents.base import FINISH, BaseAgent, StopEpisode
-from apb.agents.examples import Example, bundled_example
+from apb.agents.examples import Example
 from apb.prompts import load_prompt
 
 PROMPTS = "agents/plan/"
@@ -94,12 +94,6 @@ class BasicAgent(BaseAgent):
         return make_translator("cascade")  # no LLM stage: no hidden calls
 
     # ---- prompt ---------------------------------------------------------------------------------------------
-    def example_for(self, info: dict) -> Example | None:
-        if self.example is not None:
-            return self.example
-        domain = info.get("domain")
-        return bundled_example(domain) if isinstance(domain, str) and domain else None
-
     def static_messages(self, info: dict) -> list[dict]:
         system = prompt("domain", instructions=prompt(self.system_prompt),
                         domain=str(info.get("domain_description", "")).strip())

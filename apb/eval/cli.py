@@ -17,7 +17,6 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from apb.engine.errors import ApbError
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.runner import SYMBOLIC_AGENTS, EvalError, run_eval, run_one
 from apb.eval.trajectory import EpisodeSpec, episode_id
@@ -213,22 +212,10 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
 
 # ---- standalone ---------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="apb")
-    sub = parser.add_subparsers(dest="command")
-    add_run_parser(sub)
-    add_eval_parser(sub)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_BAD_INPUT
-    try:
-        return args.func(args)
-    except ApbError as error:
-        err.print(f"[red]error[/red]: {escape(str(error))}")
-        return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        err.print("interrupted: finished episodes are kept; rerun with --resume to continue")
-        return 130
+    """`python -m apb.eval.cli ...` is `apb ...` (the full command, so run and eval behave the same)."""
+    from apb.cli import main as apb_main
+
+    return apb_main(argv)
 
 
 if __name__ == "__main__":
