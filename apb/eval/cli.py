@@ -161,7 +161,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         specs = specs[index::count]  # episodes are planned in a fixed order, so shards never overlap
     progress = not args.no_progress and sys.stderr.isatty()
     summary = asyncio.run(run_eval(specs, config.out, concurrency=config.concurrency, resume=args.resume,
-                                   progress=progress, cache=args.cache))
+                                   progress=progress, cache=args.cache, executor=args.executor))
     cost = "unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
     out.print(f"{summary['total']} episode(s): {summary['ran']} run, {summary['skipped']} already finished, "
               f"{summary['solved']} solved, {summary['errors']} error(s); {summary['llm_calls']} LLM call(s), "
@@ -204,6 +204,9 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (must be empty unless --resume)")
     p.add_argument("--resume", action="store_true", help="skip finished episodes of an earlier run in --out")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--executor", choices=("thread", "ray"), default="thread",
+                   help="thread (default) or ray: Ray tasks on a local instance or $RAY_ADDRESS "
+                        "(pip install 'apb[ray]')")
     p.add_argument("--shard", type=_shard, metavar="I/N",
                    help="run only shard I of N (0-based); merge the shards' folders with apb report DIR1 DIR2 ...")
     p.set_defaults(func=cmd_eval)

@@ -298,11 +298,18 @@ def _llm_totals(llms: dict[str, Any]) -> tuple[int, int, float | None]:
 
 async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurrency: int = 4, resume: bool = False,
                    progress: bool | None = None, llms: dict[str, Any] | None = None, cache: str = "rw",
-                   on_episode: Callable[[EpisodeSpec, dict], None] | None = None) -> dict[str, Any]:
+                   on_episode: Callable[[EpisodeSpec, dict], None] | None = None,
+                   executor: str = "thread") -> dict[str, Any]:
     """Runs every episode of `specs` not finished yet, `concurrency` at a time; returns a summary dict
-    (`total`, `skipped`, `ran`, `solved`, `errors`, `llm_calls`, `tokens`, `cost_usd`, `seconds`)."""
+    (`total`, `skipped`, `ran`, `solved`, `errors`, `llm_calls`, `tokens`, `cost_usd`, `seconds`).
+    `executor="ray"` runs the episodes as Ray tasks (apb.eval.ray_executor) instead of threads."""
     if concurrency < 1:
         raise EvalError(f"bad concurrency {concurrency}: it must be at least 1")
+    if executor not in ("thread", "ray"):
+        raise EvalError(f"unknown executor {executor!r}: use thread (default) or ray")
+    if executor == "ray":
+        return await _run_eval_ray(specs, out_dir, concurrency=concurrency, resume=resume, cache=cache,
+                                   on_episode=on_episode)
     ids = [episode_id(s) for s in specs]
     if len(set(ids)) != len(ids):
         dup = next(i for i in ids if ids.count(i) > 1)
@@ -352,6 +359,39 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
         if bar is not None:
             bar.stop()
     calls, tokens, cost = _llm_totals(models)
+    summary.update(llm_calls=calls, tokens=tokens, cost_usd=round(cost, 6) if cost is not None else None,
+                   seconds=round(time.perf_counter() - start, 3))
+    return summary
+
+
+async def _run_eval_ray(specs, out_dir, *, concurrency: int, resume: bool, cache: str, on_episode) -> dict[str, Any]:
+    from apb.eval.ray_executor import run_with_ray
+
+    ids = [episode_id(s) for s in specs]
+    done = prepare_out_dir(out_dir, resume=resume)
+    todo = [s for s, i in zip(specs, ids) if i not in done]
+    summary: dict[str, Any] = {"total": len(specs), "skipped": len(specs) - len(todo), "ran": 0, "solved": 0,
+                               "errors": 0, "interrupted": False}
+    tokens, cost = 0, 0.0
+
+    def on_footer(spec, footer: dict) -> None:
+        nonlocal tokens, cost
+        summary["ran"] += 1
+        summary["solved"] += bool(footer.get("success"))
+        summary["errors"] += footer.get("stop_reason") == "error"
+        tokens += int(footer.get("input_tokens") or 0) + int(footer.get("output_tokens") or 0)
+        unpriced = footer.get("cost_usd") is None and bool(footer.get("input_tokens"))
+        cost = None if cost is None or unpriced else cost + float(footer.get("cost_usd") or 0.0)
+        if on_episode is not None:
+            on_episode(spec, footer)
+
+    start = time.perf_counter()
+    try:
+        calls = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: run_with_ray(todo, out_dir, concurrency=concurrency, cache=cache, on_footer=on_footer))
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        summary["interrupted"] = True
+        raise
     summary.update(llm_calls=calls, tokens=tokens, cost_usd=round(cost, 6) if cost is not None else None,
                    seconds=round(time.perf_counter() - start, 3))
     return summary
