@@ -177,9 +177,10 @@ def _named_after(name: str, noun: str) -> bool:
     return False
 
 
-def parser_from_info(info: dict) -> TemplateParser:
-    """A TemplateParser from an environment's `info` alone (action_schemas, objects, type_nouns,
-    admissible/ground actions unknown): what translators use, since agents see only the Gymnasium API."""
+def parser_from_info(info: dict, ground_actions=None) -> TemplateParser:
+    """A TemplateParser from an environment's `info` alone (action_schemas, objects, type_nouns): what
+    translators use, since agents see only the Gymnasium API. `ground_actions`, if given, is any container that
+    says which actions exist (see TemplateParser)."""
     from apb.nl.templates import ActionTemplate
 
     nouns = frozenset(info.get("type_nouns") or ())
@@ -191,7 +192,7 @@ def parser_from_info(info: dict) -> TemplateParser:
                                                  schema.get("indefinite") or text, {}, nouns)
     templates = NLTemplates(domain=str(info.get("domain", "")), intro="", types={}, predicates={},
                             actions=actions, source="info", nouns=nouns)
-    return TemplateParser(templates, info["objects"], list(actions))
+    return TemplateParser(templates, info["objects"], list(actions), ground_actions)
 
 
 def _all_nouns(templates: NLTemplates) -> set[str]:

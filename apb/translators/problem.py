@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from apb.nl.parse import parser_from_info
 from apb.nl.templates import Template
 
 _PDDL_ACTION = re.compile(r"\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)")
@@ -182,10 +183,8 @@ class ProblemView:
     @property
     def parser(self):
         if self._parser is None:
-            parser = _bounded_parser(self.parser_info)
             # Ranks readings whose objects fit the parameter types first ('ground actions' we can check).
-            parser.ground_actions = _TypeFit(self)
-            self._parser = parser
+            self._parser = parser_from_info(self.parser_info, ground_actions=_TypeFit(self))
         return self._parser
 
     def alias_pattern(self) -> re.Pattern | None:
@@ -213,20 +212,6 @@ class ProblemView:
         spaced, compact = self._alias_keys
         low = text.lower()
         return spaced.get(re.sub(r"[\s_-]+", "_", low)) or compact.get(re.sub(r"[\s_-]+", "", low))
-
-def _bounded_parser(info: dict):
-    """apb.nl.parse's parser from `info`, with each template anchored at a word start, so 'unstack a from b'
-    is not read as 'stack a ...' from its middle."""
-    from apb.nl.parse import TemplateParser, parser_from_info
-
-    class BoundedTemplateParser(TemplateParser):
-        def _compile(self, text: str, params: tuple[str, ...]) -> re.Pattern:
-            pattern = super()._compile(text, params)
-            return re.compile(r"(?<![\w-])" + pattern.pattern, pattern.flags)
-
-    plain = parser_from_info(info)
-    return BoundedTemplateParser(plain.templates, plain.objects, list(plain.templates.actions))
-
 
 class _TypeFit:
     """A stand-in for the set of ground actions: an action 'exists' when its objects fit the parameter types."""
