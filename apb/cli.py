@@ -386,26 +386,18 @@ def cmd_examples_build(args: argparse.Namespace) -> int:
 # ---- bench ---------------------------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
     from apb.bench.engine import print_engine_report, run_engine_bench
+    from apb.bench.output import show_report
 
     report = run_engine_bench(reference=args.reference, seconds=args.seconds, peer=not args.no_peer,
                               peer_python=args.peer_python, progress=None if args.json else err)
-    if args.json:
-        out.print_json(data=report)
-    else:
-        print_engine_report(report, out)
-    return EXIT_OK
+    return show_report(report, print_engine_report, args.json)
 
 
 def cmd_bench_env(args: argparse.Namespace) -> int:
     from apb.bench.env import print_env_report, run_env_bench
+    from apb.bench.output import comma_list, show_report
 
-    domains = [d.strip() for d in args.domains.split(",")] if args.domains else None
-    report = run_env_bench(domains, seconds=args.seconds)
-    if args.json:
-        out.print_json(data=report)
-    else:
-        print_env_report(report, out)
-    return EXIT_OK
+    return show_report(run_env_bench(comma_list(args.domains), seconds=args.seconds), print_env_report, args.json)
 
 
 # ---- entry point ---------------------------------------------------------------------------------------------

@@ -184,15 +184,11 @@ def _parse_threads(text: str) -> tuple[int, ...]:
 
 
 def cmd_bench_llm(args: argparse.Namespace) -> int:
-    from apb import cli
+    from apb.bench.output import show_report
 
     report = run_llm_bench(args.model, threads=args.threads, prompt_tokens=args.prompt_tokens,
                            max_tokens=args.max_tokens, repeats=args.repeats)
-    if args.json:
-        cli.out.print_json(data=report)
-    else:
-        print_llm_report(report, cli.out)
-    return 0
+    return show_report(report, print_llm_report, args.json)
 
 
 def add_bench_llm_parser(bench_subparsers) -> argparse.ArgumentParser:

@@ -150,15 +150,8 @@ def add_bench_random_parser(bench_subparsers) -> None:
 
 
 def cmd_bench_random(args) -> int:
-    from rich.console import Console
+    from apb.bench.output import comma_list, show_report
 
-    domains = [d.strip() for d in args.domains.split(",") if d.strip()] if getattr(args, "domains", None) else None
-    report = run_random_bench(domains, seeds=args.seeds, steps=args.steps, reference=getattr(args, "reference", None))
-    if getattr(args, "json", False):
-        print(json.dumps(report, indent=2))
-    else:
-        console = Console(highlight=False)
-        if not console.is_terminal:
-            console = Console(highlight=False, width=max(console.width, 120))
-        print_random_report(report, console)
-    return 0
+    report = run_random_bench(comma_list(getattr(args, "domains", None)), seeds=args.seeds, steps=args.steps,
+                              reference=getattr(args, "reference", None))
+    return show_report(report, print_random_report, getattr(args, "json", False))

@@ -280,17 +280,7 @@ def add_bench_translate_parser(bench_subparsers) -> None:
 
 
 def cmd_bench_translate(args) -> int:
-    import json
+    from apb.bench.output import comma_list, show_report
 
-    from rich.console import Console
-
-    domains = [d.strip() for d in args.domains.split(",") if d.strip()] if getattr(args, "domains", None) else None
-    report = run_translate_bench(domains, problems=args.problems, seed=args.seed)
-    if getattr(args, "json", False):
-        print(json.dumps(report, indent=2))
-    else:
-        console = Console(highlight=False)
-        if not console.is_terminal:  # piped or captured: do not squeeze the table into 80 columns
-            console = Console(highlight=False, width=max(console.width, 120))
-        print_translate_report(report, console)
-    return 0
+    report = run_translate_bench(comma_list(getattr(args, "domains", None)), problems=args.problems, seed=args.seed)
+    return show_report(report, print_translate_report, getattr(args, "json", False))
