@@ -106,11 +106,8 @@ def select(dataset: Dataset, key) -> ProblemEntry:
     raise ApbError(f"problem must be a number, an id or a path, not {type(key).__name__}")
 
 
-def optimal_length(dataset: Dataset, entry: ProblemEntry) -> int | None:
-    """The optimal plan length when the gold plan is known to be optimal (bundled problems say so)."""
-    if entry.plan_path is None or dataset.layout != "bundled":
+def optimal_length(dataset: Dataset, entry: ProblemEntry, gold_plan: list[str] | None) -> int | None:
+    """The length of the problem's gold plan when it is known to be optimal (bundled problems say so)."""
+    if gold_plan is None or entry.plan_path is None or dataset.layout != "bundled":
         return None
-    if not registry.plan_is_optimal(entry.plan_path):
-        return None
-    plan = dataset.gold_plan(entry.id)
-    return len(plan) if plan is not None else None
+    return len(gold_plan) if registry.plan_is_optimal(entry.plan_path) else None

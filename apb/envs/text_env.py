@@ -41,9 +41,11 @@ class _Loaded:
         self.feedback = PDDLFeedback(self.text) if env.description == "pddl" else NLFeedback(self.text)
         self.action_names = [str(a) for a in self.task.actions]
         task = self.task
+        problem_pddl = env.dataset.problem_text(entry.id)
+        gold_plan = _gold_plan(env.dataset, entry)
         if env.description == "pddl":
             domain_text = env.domain_pddl
-            self.observation = env.dataset.problem_text(entry.id)
+            self.observation = problem_pddl
         else:
             domain_text = env.domain_text
             self.observation = self.text.problem_description()
@@ -57,11 +59,11 @@ class _Loaded:
             "action_schemas": env.action_schemas,
             "type_nouns": sorted(env.templates.nouns),
             "types": dict(env.dataset.domain.types),
-            "optimal_plan_length": optimal_length(env.dataset, entry),
+            "optimal_plan_length": optimal_length(env.dataset, entry, gold_plan),
             # for symbolic baselines (planners, oracle) and PDDL-input agents
             "domain_pddl": env.domain_pddl,
-            "problem_pddl": env.dataset.problem_text(entry.id),
-            "gold_plan": _gold_plan(env.dataset, entry),
+            "problem_pddl": problem_pddl,
+            "gold_plan": gold_plan,
         }
 
 
