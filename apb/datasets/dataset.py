@@ -97,6 +97,11 @@ class Dataset:
                                hint=f"its splits: {', '.join(self.splits) or 'none'}")
         return entries
 
+    def only(self, split: str) -> Dataset:
+        """The same dataset restricted to one split (DatasetError naming the splits when there is no such split)."""
+        return Dataset(self.name, self.layout, self.root, self.domain_file, self.domain, self.split(split),
+                       self.descriptions, self._problem_filter)
+
     def entry(self, key: ProblemKey) -> ProblemEntry:
         """The problem with this index, id, id without split prefix (if unique) or file path."""
         if isinstance(key, bool):

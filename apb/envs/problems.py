@@ -74,10 +74,7 @@ def dataset_problems(source: str | os.PathLike | Dataset, split: str | None = No
     """An imported dataset, or only one of its splits (AutoPlanBench: orig, adapted, few_shot; PDDLGym: train,
     test)."""
     dataset = source if isinstance(source, Dataset) else load_dataset(source)
-    if split is None:
-        return dataset
-    return Dataset(dataset.name, dataset.layout, dataset.root, dataset.domain_file, dataset.domain,
-                   dataset.split(split), dataset.descriptions, dataset._problem_filter)
+    return dataset if split is None else dataset.only(split)
 
 
 def problem_number(entry: ProblemEntry) -> int | None:
