@@ -16,6 +16,7 @@ import re
 
 from apb.agents.base import FINISH, LOOK_AROUND, BaseAgent, StopEpisode
 from apb.agents.examples import Example
+from apb.nl.templates import Template
 from apb.prompts import load_prompt
 
 PROMPTS = "agents/act/"
@@ -33,28 +34,22 @@ def prompt(name: str, **values: str) -> str:
 
 
 def english_action(action: str, info: dict) -> str:
-    """A grounded PDDL action in English through the NL template of its schema in `info["action_schemas"]`
-    (the PDDL text itself when there is no template)."""
+    """A grounded PDDL action in English through the NL template of its schema in `info["action_schemas"]`,
+    rendered as the env renders it (a type noun from `info["type_nouns"]` is dropped before an object named
+    after it); the PDDL text itself when there is no usable template."""
     name, *args = action.strip()[1:-1].split()
     for schema in info.get("action_schemas") or ():
         if schema.get("name", "").lower() == name.lower() and schema.get("nl"):
-            params = [p[0] if isinstance(p, list | tuple) else str(p) for p in schema.get("parameters", ())]
+            params = tuple((p[0] if isinstance(p, list | tuple) else str(p)).lstrip("?")
+                           for p in schema.get("parameters", ()))
             if len(params) != len(args):
                 break
-            text = schema["nl"]
-            for param, arg in zip(params, args):
-                text = re.sub(r"(?:\b(\w+) )?\{" + re.escape(param.lstrip("?")) + r"\}",
-                              lambda m, arg=arg: object_words(m.group(1), arg), text)
-            return text
+            nouns = frozenset(str(n).lower() for n in info.get("type_nouns") or ())
+            try:
+                return Template(schema["nl"], params, nouns).fill(args)
+            except KeyError:  # the template names a parameter the schema does not have
+                break
     return action
-
-
-def object_words(noun: str | None, name: str) -> str:
-    """"block block_a" reads as "block_a": the type noun before a placeholder is dropped when the object's
-    name already starts with it."""
-    if noun and not name.lower().startswith(noun.lower()):
-        return f"{noun} {name}"
-    return name
 
 
 def command_of(text: str) -> str | None:
