@@ -349,7 +349,7 @@ def cmd_describe(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from apb.envs.play import play
+    from apb.agents.human import play
 
     problem = _problem_arg(args.problem)
     env = _env_for(args.domain, split=args.split, description=args.description, problem=problem,
