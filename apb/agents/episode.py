@@ -60,9 +60,10 @@ class EpisodeResult:
 
 
 def run_episode(env, agent, *, seed: int | None = None, options: dict | None = None, max_steps: int | None = None,
-                max_consecutive_failures: int | None = None) -> EpisodeResult:
-    """reset, then act/step until the env terminates or truncates, the agent stops, or a limit is reached."""
-    observation, info = env.reset(seed=seed, options=options)
+                max_consecutive_failures: int | None = None, first: tuple[str, dict] | None = None) -> EpisodeResult:
+    """reset, then act/step until the env terminates or truncates, the agent stops, or a limit is reached.
+    `first`: the (observation, info) of a reset the caller has already done (then `seed`/`options` are unused)."""
+    observation, info = first if first is not None else env.reset(seed=seed, options=options)
     problem_id = info.get("problem_id")
     steps: list[StepRecord] = []
     try:

@@ -216,7 +216,7 @@ def run_one(spec: EpisodeSpec, out_dir: str | Path, *, llm: Any = None, stop: th
     try:
         try:
             env, name = build_env(spec)
-            _, info = env.reset(seed=spec.seed, options={"problem": spec.problem})
+            observation, info = env.reset(seed=spec.seed, options={"problem": spec.problem})
         except Exception as err:
             writer.header(episode_header(spec, None, None))
             footer = error_footer(_describe(err), seconds=time.perf_counter() - start)
@@ -236,8 +236,7 @@ def run_one(spec: EpisodeSpec, out_dir: str | Path, *, llm: Any = None, stop: th
         if stop is not None:
             agent = _StoppableAgent(agent, stop)
         try:
-            result = run_episode(env, agent, seed=spec.seed, options={"problem": spec.problem},
-                                 max_steps=spec.horizon)
+            result = run_episode(env, agent, max_steps=spec.horizon, first=(observation, info))
         finally:
             with contextlib.suppress(Exception):
                 agent.close()
