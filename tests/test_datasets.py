@@ -32,6 +32,7 @@ from apb.engine import (
     parse_plan,
     read_plan,
 )
+from apb.envs.text_env import PDDLTextEnv
 from apb.planners import solve
 
 DATA = TESTS_DIR / "data" / "datasets"
@@ -66,8 +67,12 @@ def test_reference_folder_loads_with_all_problems_and_descriptions(name):
     for split, sub in SPLIT_FOLDERS.items():
         files = sorted((folder / sub).glob("*.pddl"))
         assert {e.path for e in ds.problems if e.split == split and e.path.parent == folder / sub} == set(files)
-    assert set(ds.splits) <= set(SPLIT_FOLDERS)
+    assert set(ds.splits) <= {*SPLIT_FOLDERS, "test"}
     assert "orig" in ds.splits and len(ds.split("orig")) >= 20
+    # the paper's 20 test problems: orig without the copy of the few-shot example (the scaled sets have no copy)
+    test = ds.split("test")
+    assert len(test) == 20 and set(test) <= set(ds.split("orig"))
+    assert len(ds.split("orig")) - len(test) == (0 if name.endswith("_scaled") else 1)
     assert {"action_mappings", "predicate_mappings", "type_hierarchy"} <= set(ds.descriptions[1])
 
 
@@ -109,9 +114,29 @@ def test_autoplanbench_splits_ids_and_natural_order():
     assert [e.id for e in ds] == ["orig/instance-1", "orig/instance-2", "orig/instance-10", "adapted/instance-0",
                                   "adapted/instance-1", "adapted/instance-2", "adapted/instance-10",
                                   "few_shot/instance-0"]
-    assert ds.splits == ["orig", "adapted", "few_shot"]
+    assert ds.splits == ["orig", "adapted", "few_shot", "test"]
     assert [e.id for e in ds.split("few_shot")] == ["few_shot/instance-0"]
+    assert [e.id for e in ds.split("test")] == ["orig/instance-1", "orig/instance-2", "orig/instance-10"]
     assert assert_gold_plans_valid(ds) == 8
+
+
+def test_autoplanbench_test_view_leaves_out_the_copy_of_the_few_shot_problem(tmp_path):
+    folder = tmp_path / "apb_mini"
+    shutil.copytree(DATA / "apb_mini", folder)
+    example = (folder / "orig_few_shot_instance" / "instance-0.pddl").read_text()
+    copy = example.replace("(problem few-0)", "(problem   inst-3)").replace("\n", "\n  ; a comment\n", 1)
+    (folder / "orig_problems" / "instance-3.pddl").write_text(copy.upper())
+    ds = load_dataset(folder)
+    assert [e.id for e in ds.split("orig")] == ["orig/instance-1", "orig/instance-2", "orig/instance-3",
+                                                "orig/instance-10"]
+    assert [e.id for e in ds.split("test")] == ["orig/instance-1", "orig/instance-2", "orig/instance-10"]
+    only = ds.only("test")
+    assert only.splits == ["test"] and [e.id for e in only] == ["orig/instance-1", "orig/instance-2",
+                                                                 "orig/instance-10"]
+    assert only.entry("instance-2").path == folder / "orig_problems" / "instance-2.pddl"
+    env = PDDLTextEnv(dataset=folder, split="test")
+    _, info = env.reset(options={"problem": 10})
+    assert info["problem_id"] == "orig/instance-10" and info["optimal_plan_length"] == len(info["gold_plan"])
 
 
 def test_autoplanbench_orphan_adapted_plan_uses_the_object_mapping():
@@ -186,8 +211,8 @@ def test_problem_lookup_errors_list_what_exists():
         ds.gold_plan(8)
     with pytest.raises(UnknownProblemError):
         ds.entry(True)
-    with pytest.raises(DatasetError, match=r"no split 'test'.*orig, adapted, few_shot"):
-        ds.split("test")
+    with pytest.raises(DatasetError, match=r"no split 'train'.*orig, adapted, few_shot, test"):
+        ds.split("train")
     assert isinstance(UnknownProblemError("x"), ApbError)
 
 

@@ -28,7 +28,7 @@ def test_resume_reruns_only_missing_episodes(tmp_path):
     out = tmp_path / "run"
     assert main([*EVAL, "--out", str(out)]) == 0
     before = snapshot(out)
-    assert len(before) == 2 * 2 * 3 * 2
+    assert len(before) == 2 * 3 * (2 + 1)  # domains x problems x (random: 2 seeds, bfs: once)
     deleted = sorted(before)[::5]
     for name in deleted:
         (out / "episodes" / name).unlink()
@@ -123,7 +123,7 @@ def reference(tmp_path_factory):
 @pytest.mark.parametrize(("sig", "seed"), [(signal.SIGINT, 1), (signal.SIGKILL, 2), (signal.SIGINT, 3)])
 def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, reference, sig, seed):
     driver, expected = reference
-    assert len(expected) == 2 * 3 * 2 * 2
+    assert len(expected) == 2 * 2 * (2 + 2 + 1)  # domains x problems x (act, random: 2 seeds; bfs: once)
     out = tmp_path / "out"
     delay = random.Random(seed).uniform(0.8, 2.5)
     code, _, stderr = run_driver(driver, out, "fresh", kill_after=delay, sig=sig)

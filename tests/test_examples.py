@@ -32,6 +32,6 @@ def test_experiment_yaml_example(tmp_path):
     out = tmp_path / "example"
     assert main(["eval", "--config", str(EXAMPLES / "experiment.yaml"), "--out", str(out), "--no-progress"]) == 0
     files = sorted((out / "episodes").iterdir())
-    assert len(files) == 2 * 2 * 3 * 2
+    assert len(files) == 2 * 3 * (2 + 1)  # domains x problems x (random: 2 seeds, bfs: once)
     footers = [read_trajectory(f)["footer"] for f in files]
     assert all(f["success"] for f, p in zip(footers, files) if "__bfs__" in p.name)

@@ -8,6 +8,7 @@ the original problem when it is the original gold plan under a consistent one-to
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, read_descriptions
@@ -27,7 +28,8 @@ def is_autoplanbench(folder: Path) -> bool:
 
 
 def from_autoplanbench(folder: str | Path) -> Dataset:
-    """Loads an AutoPlanBench folder: splits `orig`, `adapted`, `few_shot`; ids like `orig/instance-3`."""
+    """Loads an AutoPlanBench folder: splits `orig`, `adapted`, `few_shot` and the view `test` (the 20 problems of
+    `orig` that are not the few-shot example); ids like `orig/instance-3`."""
     folder = Path(folder).expanduser()
     domain_file = folder / "domain.pddl"
     if not folder.is_dir():
@@ -56,7 +58,24 @@ def from_autoplanbench(folder: str | Path) -> Dataset:
         _attach(entries, PLAN_SPLITS[pair.split], _resolve_by_alignment(folder, pair, entries))
     order = list(SPLIT_FOLDERS)
     problems = sorted(entries.values(), key=lambda e: (order.index(e.split), natural_key(Path(e.stem))))
-    return Dataset(folder.name, "autoplanbench", folder, domain_file, domain, problems, read_descriptions(folder))
+    return Dataset(folder.name, "autoplanbench", folder, domain_file, domain, problems, read_descriptions(folder),
+                   views={"test": test_ids(problems)} if any(e.split == "orig" for e in problems) else None)
+
+
+def test_ids(problems: list[ProblemEntry]) -> list[str]:
+    """The ids of the test problems: `orig` without the problem that is also the few-shot example (the paper's
+    "21 problems incl. the few-shot one", of which 20 are tested)."""
+    examples = {_problem_body(e.path) for e in problems if e.split == "few_shot"}
+    return [e.id for e in problems if e.split == "orig" and _problem_body(e.path) not in examples]
+
+
+_PROBLEM_NAME = re.compile(r"\(\s*problem\s+[^\s()]+\s*\)", re.IGNORECASE)
+
+
+def _problem_body(path: Path) -> str:
+    """A problem file's text without comments, its problem name and layout, for telling copies apart."""
+    text = re.sub(r";[^\n]*", " ", path.read_text(encoding="utf-8", errors="replace"))
+    return " ".join(_PROBLEM_NAME.sub(" ", text).lower().split())
 
 
 def _attach(entries: dict[str, ProblemEntry], split: str, pair: PlanPair) -> None:

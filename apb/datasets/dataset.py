@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from apb.engine import ApbError, Domain, Plan, Problem, Task, parse_problem, read_plan
@@ -56,11 +56,14 @@ class ProblemEntry:
 
 
 class Dataset:
-    """A domain plus problems, optional gold plans and NL descriptions; build one with `load_dataset`."""
+    """A domain plus problems, optional gold plans and NL descriptions; build one with `load_dataset`.
+
+    `views` name derived splits: a view is a list of problem ids of other splits (AutoPlanBench's `test` is
+    `orig` without the few-shot problem). `split(view)` and `only(view)` work as for a stored split."""
 
     def __init__(self, name: str, layout: str, root: Path, domain_file: Path, domain: Domain,
                  problems: Sequence[ProblemEntry], descriptions: Mapping[int, dict] | None = None,
-                 problem_filter: TextFilter | None = None) -> None:
+                 problem_filter: TextFilter | None = None, views: Mapping[str, Sequence[str]] | None = None) -> None:
         self.name = name
         self.layout = layout  # "autoplanbench" | "pddlgym" | "folder"
         self.root = root
@@ -72,6 +75,12 @@ class Dataset:
         self._by_id = {entry.id: entry for entry in self.problems}
         if len(self._by_id) != len(self.problems):
             raise DatasetError("two problems share an id", path=root)
+        self.views: dict[str, list[str]] = {view: list(ids) for view, ids in (views or {}).items()}
+        for view, ids in self.views.items():
+            if view in {entry.split for entry in self.problems}:
+                raise DatasetError(f"view {view!r} has the name of a split", path=root)
+            if missing := [i for i in ids if i not in self._by_id]:
+                raise DatasetError(f"view {view!r} names unknown problems: {', '.join(missing)}", path=root)
         check_problem_domains(self.problems, domain, domain_file)
 
     def __len__(self) -> int:
@@ -86,11 +95,13 @@ class Dataset:
 
     @property
     def splits(self) -> list[str]:
-        """Split names in the order their problems come."""
-        return list(dict.fromkeys(entry.split for entry in self.problems))
+        """Split names in the order their problems come, then the views."""
+        return [*dict.fromkeys(entry.split for entry in self.problems), *self.views]
 
     def split(self, name: str) -> list[ProblemEntry]:
-        """The problems of one split; DatasetError lists the splits when `name` is not one."""
+        """The problems of one split or view; DatasetError lists the splits when `name` is not one."""
+        if name in self.views:
+            return [self._by_id[i] for i in self.views[name]]
         entries = [entry for entry in self.problems if entry.split == name]
         if not entries:
             raise DatasetError(f"dataset {self.name!r} has no split {name!r}", path=self.root,
@@ -98,8 +109,12 @@ class Dataset:
         return entries
 
     def only(self, split: str) -> Dataset:
-        """The same dataset restricted to one split (DatasetError naming the splits when there is no such split)."""
-        return Dataset(self.name, self.layout, self.root, self.domain_file, self.domain, self.split(split),
+        """The same dataset restricted to one split or view (DatasetError naming the splits when there is no such
+        split); the entries of a view are relabelled with its name."""
+        entries = self.split(split)
+        if split in self.views:
+            entries = [replace(entry, split=split) for entry in entries]
+        return Dataset(self.name, self.layout, self.root, self.domain_file, self.domain, entries,
                        self.descriptions, self._problem_filter)
 
     def entry(self, key: ProblemKey) -> ProblemEntry:

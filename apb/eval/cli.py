@@ -193,8 +193,9 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--domains", help="comma-separated bundled domains or dataset folders, or 'all'")
     p.add_argument("--agents", help="comma-separated agent names")
     p.add_argument("--llm", help="LLM spec for the LLM agents")
-    p.add_argument("--problems", help="e.g. 1-20, or 1,3,5 (default 1-20)")
-    p.add_argument("--seeds", type=_seeds, help="number of seeds K (0..K-1) or a list 0,7 (default 1)")
+    p.add_argument("--problems", help="e.g. 1-20, 1,3,5 or p07; all (default): every problem of the split")
+    p.add_argument("--seeds", type=_seeds,
+                   help="number of seeds K (0..K-1) or a list 0,7 (default 1); planners (bfs, astar, ...) run once")
     p.add_argument("--split", help="test (default) or scaled")
     p.add_argument("--concurrency", type=int, help="episodes at a time (default 4)")
     p.add_argument("--translator", help="template, fuzzy, tllm or cascade (default)")

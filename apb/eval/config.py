@@ -3,7 +3,7 @@
     domains: [blocksworld, ferry]     # or "all", or dataset folder paths
     agents: [random, bfs, act]
     llm: openai:gpt-4o-mini           # for the LLM agents
-    problems: 1-20                    # or a list [1, 2, p07]
+    problems: 1-20                    # or a list [1, 2, p07], or all (the default)
     seeds: 2                          # a count, or a list of seeds
     split: test
     concurrency: 8
@@ -39,7 +39,7 @@ class ExperimentConfig:
     domains: list[str] = field(default_factory=list)
     agents: list[str] = field(default_factory=list)
     llm: str | None = None
-    problems: Any = "1-20"
+    problems: Any = "all"
     seeds: Any = 1
     split: str = "test"
     concurrency: int = 4

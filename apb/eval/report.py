@@ -11,6 +11,7 @@ import csv
 import html
 import io
 import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -30,7 +31,8 @@ CONTRACT_KEYS = ("domain", "agent", "model", "split", "episodes", "solved", "acc
 PAPER_AGENT_NAMES = {"basic": "Basic", "cot": "CoT", "act": "Act", "react": "ReAct", "basic-pddl": "Basic-PDDL",
                      "act-pddl": "Act-PDDL", "random": "random", "bfs": "BrFS", "astar": "A*+LM-cut",
                      "gbfs": "GBFS+FF"}
-PAPER_SPLITS = {"test", "orig"}
+PAPER_SPLITS = {"test"}  # bundled p01-p20, AutoPlanBench's 20 test problems (orig without the few-shot one)
+AUTOPLANBENCH_FOLDERS = {"gripper": "grippers", "movie-complex": "movie"}  # folder -> the paper's domain
 PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 
 
@@ -46,6 +48,14 @@ def paper_figure(table: dict[str, Any], domain: str, agent: str) -> float | None
     if column is None or not isinstance(values, list):
         return None
     return values[table["_columns"].index(column)]
+
+
+def paper_domain(domain: str, env_ids: set[str]) -> str:
+    """The paper's name for a run's domain: AutoPlanBench's folders `gripper` and `movie-complex` are its Grippers
+    and Movie (a bundled domain keeps its name: bundled `gripper` is a scaling set, not the paper's Grippers)."""
+    if any(str(e).startswith("dataset:") for e in env_ids):
+        return AUTOPLANBENCH_FOLDERS.get(domain.lower(), domain)
+    return domain
 
 
 def domain_label(domain: str) -> str:
@@ -130,7 +140,12 @@ def coverage_tables(rows: list[dict[str, Any]], episodes: list[Episode]) -> list
                 if (e.key[2], e.key[3], e.key[1]) == (model, split, agent):  # the same normalised keys as rows
                     per_seed[e.seed] = per_seed.get(e.seed, 0) + e.success
             sums[agent] = mean_se([float(v) for v in per_seed.values()])
-        paper = {(d, a): v for d in domains for a in agents if (v := paper_figure(table2, d, a)) is not None}
+        sources: dict[str, set[str]] = defaultdict(set)
+        for e in episodes:
+            if (e.key[2], e.key[3]) == (model, split):
+                sources[e.key[0]].add(str(e.header.get("env_id") or ""))
+        paper = {(d, a): v for d in domains for a in agents
+                 if (v := paper_figure(table2, paper_domain(d, sources[d]), a)) is not None}
         tables.append(CoverageTable(model, split, domains, agents, {(r["domain"], r["agent"]): r for r in mine},
                                     sums, paper))
     return tables

@@ -29,6 +29,7 @@ from apb.eval.trajectory import (
     PART_SUFFIX,
     EpisodeSpec,
     TrajectoryWriter,
+    domain_name,
     episode_id,
     error_footer,
     finished_ids,
@@ -37,6 +38,9 @@ from apb.eval.trajectory import (
     prompts_hash,
 )
 
+ALL = "all"  # --problems all: every problem of the split
+# agents whose episode does not depend on the seed: they run once per problem, with the first seed
+DETERMINISTIC_AGENTS = ("bfs", "astar", "gbfs", "fd-opt", "fd-sat", "oracle")
 SYMBOLIC_AGENTS = ("random", "bfs", "astar", "gbfs", "fd-opt", "fd-sat", "oracle", "human")
 
 
@@ -50,7 +54,8 @@ class EpisodeInterrupted(BaseException):
 
 # ---- planning -------------------------------------------------------------------------------------------------
 def parse_problems(value: Any) -> list[int | str]:
-    """'1-20' -> [1..20]; '1,3,5-7' -> [1, 3, 5, 6, 7]; an int or a list is taken as is."""
+    """'1-20' -> [1..20]; '1,3,5-7' -> [1, 3, 5, 6, 7]; 'all' -> ['all'] (every problem of the split); an int or
+    a list is taken as is."""
     if isinstance(value, bool):
         raise EvalError(f"bad problems {value!r}: use a range like '1-20', a number or a list")
     if isinstance(value, int):
@@ -62,6 +67,8 @@ def parse_problems(value: Any) -> list[int | str]:
         return out
     if not isinstance(value, str) or not value.strip():
         raise EvalError(f"bad problems {value!r}: use a range like '1-20', a number or a list")
+    if value.strip().lower() == ALL:
+        return [ALL]
     out = []
     for part in value.split(","):
         part = part.strip()
@@ -98,28 +105,86 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
                   model: str | None = None, split: str = "test", translator: str = "cascade",
                   require_finish: bool = False, agent_options: dict | None = None,
                   max_steps: int | None = None) -> list[EpisodeSpec]:
-    """Every (domain, agent, problem, seed) combination as an EpisodeSpec; symbolic agents get no model.
-    `agent_options` maps agent name -> constructor options."""
+    """Every (domain, agent, problem, seed) combination as an EpisodeSpec; symbolic agents get no model, and the
+    deterministic planners (DETERMINISTIC_AGENTS) run with the first seed only. `problems` are checked against
+    every domain before anything runs. `agent_options` maps agent name -> constructor options."""
     from apb.agents import AGENTS
 
     problem_list = parse_problems(problems)
     seed_list = parse_seeds(seeds)
     options = agent_options or {}
+    domains = list(domains)
+    for agent in agents:
+        if agent not in AGENTS:
+            raise EvalError(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
+        if agent not in SYMBOLIC_AGENTS and not model:
+            raise EvalError(f"the {agent} agent needs an LLM: pass --llm SPEC (e.g. local, openai:gpt-4o-mini)")
+    names: dict[str, str] = {}
+    for domain in domains:
+        if (other := names.setdefault(domain_name(domain), domain)) != domain:
+            raise EvalError(f"two domains are both named {domain_name(domain)!r} ({other} and {domain}): their "
+                            "episodes and report rows would mix; run them into separate --out folders")
     specs = []
     for domain in domains:
+        selected = resolve_problems(domain, split, problem_list)
         for agent in agents:
-            if agent not in AGENTS:
-                raise EvalError(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
             needs_llm = agent not in SYMBOLIC_AGENTS
-            if needs_llm and not model:
-                raise EvalError(f"the {agent} agent needs an LLM: pass --llm SPEC (e.g. local, openai:gpt-4o-mini)")
-            for problem in problem_list:
-                for seed in seed_list:
+            for problem in selected:
+                for seed in seed_list[:1] if agent in DETERMINISTIC_AGENTS else seed_list:
                     specs.append(EpisodeSpec(domain=domain, problem=problem, agent=agent,
                                              model=model if needs_llm else None, seed=seed, split=split,
                                              translator=translator, agent_options=dict(options.get(agent) or {}),
                                              require_finish=require_finish, max_steps=max_steps))
     return specs
+
+
+def problem_set(domain: str, split: str):
+    """The problems of a bundled domain or a dataset folder in one split (EvalError naming what exists)."""
+    from apb.domains.registry import domain_names
+    from apb.envs.problems import bundled_problems, dataset_problems
+
+    if not is_dataset_folder(domain) and domain not in domain_names():
+        raise EvalError(f"unknown domain {domain!r}: use a bundled domain ({', '.join(domain_names())}), 'all', "
+                        "or the path of a dataset folder")
+    try:
+        return bundled_problems(domain, split) if not is_dataset_folder(domain) else dataset_problems(domain, split)
+    except ApbError as err:
+        raise EvalError(f"domain {domain}: {err}") from None
+
+
+def resolve_problems(domain: str, split: str, problems: list[int | str]) -> list[int | str]:
+    """The problems to run in one domain: every problem of the split for ['all'] (by number when the numbers are
+    unique, else by id), else `problems` as given once each is known to exist (EvalError naming what exists)."""
+    from apb.datasets import DatasetError
+    from apb.envs.problems import problem_number, select
+
+    dataset = problem_set(domain, split)
+    if problems == [ALL]:
+        numbers = [problem_number(entry) for entry in dataset.problems]
+        if None not in numbers and len(set(numbers)) == len(numbers):
+            return list(numbers)
+        return [entry.id for entry in dataset.problems]
+    for problem in problems:
+        try:
+            select(dataset, problem)
+        except DatasetError:
+            numbers = [n for n in map(problem_number, dataset.problems) if n is not None]
+            known = _ranges(numbers) if len(numbers) == len(dataset.problems) else \
+                ", ".join(e.id for e in dataset.problems[:12]) + (", ..." if len(dataset.problems) > 12 else "")
+            raise EvalError(f"domain {domain_name(domain)} (split {split}) has no problem {problem!r}: its problems "
+                            f"are {known}; use --problems all for every one") from None
+    return problems
+
+
+def _ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
+    parts: list[str] = []
+    for n in sorted(set(numbers)):
+        if parts and n == int(parts[-1].rsplit("-", 1)[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{n}"
+        else:
+            parts.append(str(n))
+    return ", ".join(parts)
 
 
 # ---- one episode ----------------------------------------------------------------------------------------------
