@@ -104,12 +104,9 @@ def select(dataset: Dataset, key) -> ProblemEntry:
 
 
 def optimal_length(dataset: Dataset, entry: ProblemEntry, gold_plan: list[str] | None) -> int | None:
-    """The length of the problem's gold plan when it is known to be optimal: bundled problems say so, and
-    AutoPlanBench's gold plans are Fast Downward A*+LM-cut plans (optimal for its unit costs)."""
-    if gold_plan is None or entry.plan_path is None:
-        return None
-    if dataset.layout == "autoplanbench":
-        return len(gold_plan)
-    if dataset.layout != "bundled":
+    """The length of the problem's gold plan when it is known to be optimal (bundled problems say so).
+    AutoPlanBench's gold plans are said to be optimal but are not all (gripper instance-11: 22 steps, BFS finds 18),
+    so theirs count as unknown."""
+    if gold_plan is None or entry.plan_path is None or dataset.layout != "bundled":
         return None
     return len(gold_plan) if registry.plan_is_optimal(entry.plan_path) else None

@@ -1,7 +1,8 @@
 """Read episode trajectories (JSONL) from one or more run folders and compute the paper's metrics.
 
 Acc: the episode's footer says `success` (goal reached and, with `require_finish`, declared). Acc0: success with
-no invalid action. LF: executed actions / optimal plan length, averaged over successes with a known optimal length.
+no invalid action. LF: executed actions / optimal plan length (else the gold plan's length), averaged over successes
+with a known length.
 Crashed episodes (footer `error`) count in every denominator. Rows group by (domain, agent, model, split); solved
 counts per seed give a mean and a standard error over seeds.
 """
@@ -80,6 +81,15 @@ class Episode:
         return int(value) if value is not None else None
 
     @property
+    def reference_length(self) -> int | None:
+        """The plan length LF and the plot measure against: the optimal length when known, else the length of the
+        problem's gold plan (AutoPlanBench's are mostly but not always optimal)."""
+        value = self.optimal_plan_length
+        if value is None and self.header.get("gold_plan_length") is not None:
+            value = int(self.header["gold_plan_length"])
+        return value
+
+    @property
     def executed_actions(self) -> int:
         """Valid actions that changed the state: not look-around, not finish."""
         return sum(1 for s in self.steps if s.get("action_valid") and
@@ -87,7 +97,7 @@ class Episode:
 
     @property
     def length_factor(self) -> float | None:
-        opt = self.optimal_plan_length
+        opt = self.reference_length
         if not self.success or not opt:
             return None
         return self.executed_actions / opt
@@ -264,7 +274,7 @@ def solved_by_plan_length(episodes: list[Episode]) -> dict[str, dict[int, tuple[
     models = {e.header.get("model") for e in episodes}
     table: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for e in episodes:
-        opt = e.optimal_plan_length
+        opt = e.reference_length
         if opt is None:
             continue
         label = str(e.header.get("agent")) + (f"/{e.header.get('model')}" if len(models) > 1 else "")

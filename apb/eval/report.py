@@ -161,10 +161,14 @@ def plot_png(series: dict[str, dict[int, tuple[int, int]]]) -> bytes | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
+    from matplotlib.ticker import MaxNLocator
+
     figure, axes = plt.subplots(figsize=(7, 4))
-    for label, cells in series.items():
+    for index, (label, cells) in enumerate(series.items()):
         lengths = list(cells)
-        axes.plot(lengths, [s / n for s, n in cells.values()], marker="o", label=agent_label(label))
+        axes.plot(lengths, [s / n for s, n in cells.values()], marker="o", label=agent_label(label),
+                  color=PLOT_COLOURS[index % len(PLOT_COLOURS)])
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("optimal plan length")
     axes.set_ylabel("share of episodes solved")
     axes.set_ylim(-0.05, 1.05)
@@ -213,6 +217,23 @@ def plot_svg(series: dict[str, dict[int, tuple[int, int]]]) -> str:
                      f'<text x="{width - right + 25}" y="{legend_y + 9}">{html.escape(agent_label(label))}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _length_text(episode: Episode) -> str:
+    if episode.optimal_plan_length is not None:
+        return f"optimal plan length {episode.optimal_plan_length}"
+    if episode.reference_length is not None:
+        return f"gold plan length {episode.reference_length} (not known to be optimal)"
+    return "plan length unknown"
+
+
+def length_note(episodes: list[Episode]) -> str | None:
+    """A note for the plot and LF when some episodes measure against a gold plan not known to be optimal."""
+    gold = sum(1 for e in episodes if e.optimal_plan_length is None and e.reference_length is not None)
+    if not gold:
+        return None
+    return (f"{gold} episode(s) have no known optimal length (e.g. AutoPlanBench's problems, whose gold plans are "
+            "not all optimal); their plan length and LF use the gold plan's length.")
 
 
 def plot_text_rows(series: dict[str, dict[int, tuple[int, int]]]) -> list[list[str]]:
@@ -284,7 +305,7 @@ def cost_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
 
 
 def render_markdown(rows: list[dict[str, Any]], tables: list[CoverageTable], series: dict, unfinished: int,
-                    plot_file: str | None) -> str:
+                    plot_file: str | None, note: str | None = None) -> str:
     out = ["# apb evaluation report", "",
            f"{sum(r['episodes'] for r in rows)} finished episodes, {unfinished} unfinished.", ""]
     for table in tables:
@@ -297,6 +318,8 @@ def render_markdown(rows: list[dict[str, Any]], tables: list[CoverageTable], ser
     if plot_file:
         out += [f"![solved by optimal plan length]({plot_file})", ""]
     out += [_md_table(["agent", "optimal plan length", "solved"], plot_text_rows(series)), ""]
+    if note:
+        out += [note, ""]
     return "\n".join(out)
 
 
@@ -342,8 +365,8 @@ def _episode_html(episode: Episode) -> str:
                f"{_e(h.get('model'))} · {_e(h.get('problem_id'))} · seed {_e(h.get('seed'))} · {mark} · "
                f"{_e(f.get('steps'))} steps · {_e(f.get('invalid_actions'))} invalid · {_e(f.get('stop_reason'))}")
     parts = [f"<details><summary>{summary}</summary>",
-             f"<p class='note'>episode {_e(episode.episode_id)}; optimal plan length "
-             f"{_e(episode.optimal_plan_length)}; file {_e(episode.path.name)}</p>"]
+             f"<p class='note'>episode {_e(episode.episode_id)}; {_e(_length_text(episode))}; "
+             f"file {_e(episode.path.name)}</p>"]
     if episode.error:
         parts.append(f"<p class='fail'>error: {_e(episode.error)}</p>")
     if f.get("detail") and f.get("detail") != episode.error:
@@ -386,6 +409,8 @@ def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series:
     else:
         parts.append(plot_svg(series))
     parts.append(_html_table(["agent", "optimal plan length", "solved"], plot_text_rows(series)))
+    if note := length_note(episodes):
+        parts.append(f"<p class='note'>{_e(note)}</p>")
     parts.append("<h2>Trajectories</h2>")
     order = sorted(episodes, key=lambda e: (e.key, str(e.header.get("problem_id")), str(e.seed)))
     parts += [_episode_html(e) for e in order]
@@ -414,7 +439,8 @@ def write_report(dirs: list[Path], out_dir: Path | None = None) -> dict[str, Pat
         paths["plot.png"] = out / "plot.png"
         paths["plot.png"].write_bytes(png)
     paths["report.md"].write_text(render_markdown(rows, tables, series, len(unfinished),
-                                                  "plot.png" if png else None), encoding="utf-8")
+                                                  "plot.png" if png else None, length_note(episodes)),
+                                    encoding="utf-8")
     paths["report.html"].write_text(render_html(rows, tables, series, episodes, len(unfinished), png),
                                     encoding="utf-8")
     return paths

@@ -240,6 +240,7 @@ def episode_header(spec: EpisodeSpec, env_id: str | None, info: dict | None) -> 
             "translator": None if spec.agent in SYMBOLIC_AGENTS else spec.translator, "seed": spec.seed,
             "require_finish": spec.require_finish, "max_steps": spec.horizon, "prompt_hash": prompts_hash(),
             "optimal_plan_length": info.get("optimal_plan_length"),
+            "gold_plan_length": len(info["gold_plan"]) if isinstance(info.get("gold_plan"), list) else None,
             "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
 
 
