@@ -6,6 +6,7 @@ Templates are compiled once into literal parts and argument slots, so filling on
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -396,13 +397,37 @@ def read_description_text(path: str | Path) -> str:
         raise NLTemplateError(f"cannot read the file: {err.strerror or err}", file=path) from None
 
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: ~10x faster
+_YAML_CACHE: dict[tuple[str, int, int], tuple[object, dict]] = {}
+
+
 def read_yaml_with_lines(path: str | Path) -> tuple[object, dict]:
-    """Parses a YAML file and records the line of every mapping key path, for error messages."""
+    """Parses a YAML file and records the line of every mapping key path, for error messages. Parsed once per
+    file version (path, size, modification time); callers get their own copy of the data."""
     path = Path(path)
+    try:
+        stat = path.stat()
+        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    if key is None or key not in _YAML_CACHE:
+        parsed = _parse_yaml_with_lines(path)
+        if key is None:
+            return parsed
+        _YAML_CACHE[key] = parsed
+    data, lines = _YAML_CACHE[key]
+    return copy.deepcopy(data), dict(lines)
+
+
+def _parse_yaml_with_lines(path: Path) -> tuple[object, dict]:
     text = read_description_text(path)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        loader = _YAML_LOADER(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         problem = getattr(err, "problem", None) or str(err)
