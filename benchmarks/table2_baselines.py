@@ -42,13 +42,14 @@ def default_reference() -> Path:
     return Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "autoplanbench"
 
 
-def run(reference: Path, out: Path, *, seeds: int, bfs_timeout: float, concurrency: int, resume: bool) -> float:
+def run(reference: Path, out: Path, folders: list[str], *, seeds: int, bfs_timeout: float, concurrency: int,
+        resume: bool) -> float:
     """`apb eval` then `apb report`; returns the eval's wall-clock seconds."""
-    missing = [name for name in FOLDERS if not (reference / name / "domain.pddl").is_file()]
+    missing = [name for name in folders if not (reference / name / "domain.pddl").is_file()]
     if missing:
         sys.exit(f"{reference}: no AutoPlanBench folder(s) {', '.join(missing)}; pass --reference DIR "
                  "(the folder holding blocksworld/, logistics/, ...)")
-    config = {"domains": [str(reference / name) for name in FOLDERS], "agents": ["random", "bfs"],
+    config = {"domains": [str(reference / name) for name in folders], "agents": ["random", "bfs"],
               "problems": "all", "split": "test", "seeds": seeds, "concurrency": concurrency, "out": str(out),
               "agent_options": {"bfs": {"timeout": bfs_timeout}}}
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,14 +66,14 @@ def run(reference: Path, out: Path, *, seeds: int, bfs_timeout: float, concurren
     return seconds
 
 
-def comparison(out: Path) -> list[dict]:
+def comparison(out: Path, folders: list[str]) -> list[dict]:
     """Per domain: our coverage and the paper's, BFS times, and gold plans longer than the BFS plan."""
     summary = json.loads((out / "report" / "summary.json").read_text(encoding="utf-8"))
     rows = {(r["domain"], r["agent"]): r for r in summary["rows"]}
     episodes = load_run([out])
     table = paper_table2()
     result = []
-    for name in FOLDERS:
+    for name in folders:
         paper = AUTOPLANBENCH_FOLDERS.get(name, name)
         bfs = [e for e in episodes if e.header.get("domain") == name and e.header.get("agent") == "bfs"]
         solved = [e for e in bfs if e.success]
@@ -114,6 +115,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="the folder holding AutoPlanBench's datasets (default: $APB_REFERENCE or "
                              "../shared/reference/autoplanbench)")
     parser.add_argument("--out", type=Path, default=Path("runs/table2-baselines"))
+    parser.add_argument("--domains", default=",".join(FOLDERS), help="comma-separated folders (default: all 12)")
     parser.add_argument("--seeds", type=int, default=5, help="random-agent runs per problem (paper: 5)")
     parser.add_argument("--bfs-timeout", type=float, default=300.0, help="seconds per BFS search (paper: 1800)")
     parser.add_argument("--concurrency", type=int, default=2)
@@ -121,11 +123,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--report-only", action="store_true", help="only compare an earlier run in --out")
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
     args = parser.parse_args(argv)
+    folders = [name.strip() for name in args.domains.split(",") if name.strip()]
     seconds = None
     if not args.report_only:
-        seconds = run(args.reference, args.out, seeds=args.seeds, bfs_timeout=args.bfs_timeout,
+        seconds = run(args.reference, args.out, folders, seeds=args.seeds, bfs_timeout=args.bfs_timeout,
                       concurrency=args.concurrency, resume=args.resume)
-    rows = comparison(args.out)
+    rows = comparison(args.out, folders)
     if args.json:
         print(json.dumps({"rows": rows, "eval_seconds": seconds}, indent=1))
     else:

@@ -74,7 +74,8 @@ def random_coverage(env, *, seeds: int, problems: list[str]) -> list[int]:
 def run_random_bench(domains: list[str] | None = None, seeds: int = 5, steps: int = 24, *,
                      reference: str | os.PathLike | None = None) -> dict[str, Any]:
     """Random-agent coverage per bundled domain (mean over `seeds` of problems solved), and on AutoPlanBench's
-    `orig` problems when `reference` (the folder holding its datasets) is given; with the paper's figure."""
+    20 test problems (`orig` without the few-shot copy) when `reference` (the folder holding its datasets) is
+    given; with the paper's figure."""
     import gymnasium as gym
 
     import apb.envs  # noqa: F401  (registers the ids)
@@ -95,7 +96,7 @@ def run_random_bench(domains: list[str] | None = None, seeds: int = 5, steps: in
                "paper": paper.get(domain, {}).get("random")}
         folder = REFERENCE_FOLDERS.get(domain)
         if reference is not None and folder is not None and (Path(reference) / folder).is_dir():
-            ref_env = PDDLTextEnv(dataset=Path(reference) / folder, split="orig", max_episode_steps=steps)
+            ref_env = PDDLTextEnv(dataset=Path(reference) / folder, split="test", max_episode_steps=steps)
             ref_problems = list(ref_env.problem_ids)
             ref_solved = random_coverage(ref_env, seeds=seeds, problems=ref_problems)
             row.update(reference_problems=len(ref_problems), reference_solved_per_seed=ref_solved,
@@ -144,7 +145,7 @@ def add_bench_random_parser(bench_subparsers) -> None:
     p.add_argument("--seeds", type=int, default=5, help="random seeds 0..N-1 (default 5, as in the paper)")
     p.add_argument("--steps", type=int, default=24, help="step limit per episode (default 24, as in the paper)")
     p.add_argument("--reference", metavar="DIR",
-                   help="also run on AutoPlanBench's orig problems from this folder (holding blocksworld/, ...)")
+                   help="also run on AutoPlanBench's 20 test problems from this folder (holding blocksworld/, ...)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_bench_random)
 

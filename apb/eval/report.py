@@ -17,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from apb.bench.random_agent import REFERENCE_FOLDERS
 from apb.eval.metrics import (
     Episode,
     load_run,
@@ -32,7 +33,7 @@ PAPER_AGENT_NAMES = {"basic": "Basic", "cot": "CoT", "act": "Act", "react": "ReA
                      "act-pddl": "Act-PDDL", "random": "random", "bfs": "BrFS", "astar": "A*+LM-cut",
                      "gbfs": "GBFS+FF"}
 PAPER_SPLITS = {"test"}  # bundled p01-p20, AutoPlanBench's 20 test problems (orig without the few-shot one)
-AUTOPLANBENCH_FOLDERS = {"gripper": "grippers", "movie-complex": "movie"}  # folder -> the paper's domain
+AUTOPLANBENCH_FOLDERS = {folder: domain for domain, folder in REFERENCE_FOLDERS.items()}  # -> the paper's domain
 PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 
 
