@@ -58,6 +58,8 @@ def test_lengths_come_from_the_gold_plans_which_are_not_known_optimal(reference_
     assert all(e.optimal_plan_length is None and e.header["gold_plan_length"] >= 1 for e in bfs)
     # BFS plans are optimal, so never longer than the gold plan; LF is measured against the gold plan's length
     assert all(e.footer["steps"] <= e.reference_length and 0 < e.length_factor <= 1 for e in bfs)
+    summary = json.loads((reference_run / "report" / "summary.json").read_text())
+    assert all(r["lf_gold_n"] == r["lf_n"] == r["solved"] > 0 for r in summary["rows"] if r["agent"] == "bfs")
     assert "gold plan's length" in (reference_run / "report" / "report.md").read_text()
 
 

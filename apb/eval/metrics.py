@@ -247,6 +247,8 @@ class GroupMetrics:
             "acc_mean": acc_mean, "acc_se": acc_se,
             "acc0_mean": acc0_mean, "acc0_se": acc0_se,
             "lf_n": len(lfs),
+            # successes whose LF is measured against a gold plan not known to be optimal (AutoPlanBench's)
+            "lf_gold_n": sum(1 for e in eps if e.length_factor is not None and e.optimal_plan_length is None),
             "steps": sum(int(e.footer.get("steps") or 0) for e in eps),
             "look_arounds": sum(int(e.footer.get("look_arounds") or 0) for e in eps),
             "cached_tokens": sum(int(e.footer.get("cached_tokens") or 0) for e in eps),

@@ -234,7 +234,7 @@ def length_note(episodes: list[Episode]) -> str | None:
     if not gold:
         return None
     return (f"{gold} episode(s) have no known optimal length (e.g. AutoPlanBench's problems, whose gold plans are "
-            "not all optimal); their plan length and LF use the gold plan's length.")
+            "not all optimal); their plan length and LF (marked *) use the gold plan's length.")
 
 
 def plot_text_rows(series: dict[str, dict[int, tuple[int, int]]]) -> list[list[str]]:
@@ -291,7 +291,8 @@ def metric_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
               "invalid actions", "look-arounds", "errors", "stop reasons"]
     body = [[domain_label(r["domain"]), agent_label(r["agent"]), r["model"], r["split"], str(r["episodes"]),
              str(r["seeds"]), str(r["solved"]), _pct(r["acc"]) + (f" ± {_pct(r['acc_se'])}" if r["acc_se"] else ""),
-             _pct(r["acc0"]), _num(r["lf"]), str(r["invalid_actions"]), str(r["look_arounds"]), str(r["errors"]),
+             _pct(r["acc0"]), _num(r["lf"]) + ("*" if r.get("lf_gold_n") else ""), str(r["invalid_actions"]),
+             str(r["look_arounds"]), str(r["errors"]),
              ", ".join(f"{k}: {v}" for k, v in r["stop_reasons"].items())] for r in rows]
     return header, body
 
