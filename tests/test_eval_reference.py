@@ -60,7 +60,9 @@ def test_lengths_come_from_the_gold_plans_which_are_not_known_optimal(reference_
     assert all(e.footer["steps"] <= e.reference_length and 0 < e.length_factor <= 1 for e in bfs)
     summary = json.loads((reference_run / "report" / "summary.json").read_text())
     assert all(r["lf_gold_n"] == r["lf_n"] == r["solved"] > 0 for r in summary["rows"] if r["agent"] == "bfs")
-    assert "gold plan's length" in (reference_run / "report" / "report.md").read_text()
+    markdown = (reference_run / "report" / "report.md").read_text()
+    assert "gold plan's length" in markdown and "## Solved by gold plan length" in markdown
+    assert "## Coverage: solved problems (no LLM, split test)" in markdown
 
 
 def test_problem_numbers_are_checked_before_anything_runs(tmp_path, capsys):

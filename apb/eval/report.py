@@ -153,7 +153,7 @@ def coverage_tables(rows: list[dict[str, Any]], episodes: list[Episode]) -> list
 
 
 # ---- plot: solved problems against optimal plan length (paper's Figure 6) ------------------------------------
-def plot_png(series: dict[str, dict[int, tuple[int, int]]]) -> bytes | None:
+def plot_png(series: dict[str, dict[int, tuple[int, int]]], x_label: str = "optimal plan length") -> bytes | None:
     """A PNG of the share solved per optimal plan length, or None when matplotlib is not installed."""
     try:
         import matplotlib
@@ -170,7 +170,7 @@ def plot_png(series: dict[str, dict[int, tuple[int, int]]]) -> bytes | None:
         axes.plot(lengths, [s / n for s, n in cells.values()], marker="o", label=agent_label(label),
                   color=PLOT_COLOURS[index % len(PLOT_COLOURS)])
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("optimal plan length")
+    axes.set_xlabel(x_label)
     axes.set_ylabel("share of episodes solved")
     axes.set_ylim(-0.05, 1.05)
     axes.legend()
@@ -181,7 +181,7 @@ def plot_png(series: dict[str, dict[int, tuple[int, int]]]) -> bytes | None:
     return buffer.getvalue()
 
 
-def plot_svg(series: dict[str, dict[int, tuple[int, int]]]) -> str:
+def plot_svg(series: dict[str, dict[int, tuple[int, int]]], x_label: str = "optimal plan length") -> str:
     """The same plot as an inline SVG, drawn without any plotting library."""
     lengths = sorted({length for cells in series.values() for length in cells})
     if not lengths:
@@ -196,7 +196,7 @@ def plot_svg(series: dict[str, dict[int, tuple[int, int]]]) -> str:
         return top + (1 - share) * (height - top - bottom)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="share solved by optimal plan length">',
+             f'aria-label="share solved by {html.escape(x_label)}">',
              f'<line x1="{left}" y1="{y(0)}" x2="{width - right}" y2="{y(0)}" stroke="#444"/>',
              f'<line x1="{left}" y1="{y(0)}" x2="{left}" y2="{y(1)}" stroke="#444"/>']
     for tick in (0, 0.25, 0.5, 0.75, 1):
@@ -205,7 +205,7 @@ def plot_svg(series: dict[str, dict[int, tuple[int, int]]]) -> str:
     for length in lengths:
         parts.append(f'<text x="{x(length):.1f}" y="{y(0) + 16}" text-anchor="middle">{length}</text>')
     parts.append(f'<text x="{(left + width - right) / 2}" y="{height - 5}" text-anchor="middle">'
-                 f'optimal plan length</text>')
+                 f'{html.escape(x_label)}</text>')
     for index, (label, cells) in enumerate(series.items()):
         colour = PLOT_COLOURS[index % len(PLOT_COLOURS)]
         points = " ".join(f"{x(length):.1f},{y(s / n):.1f}" for length, (s, n) in cells.items())
@@ -226,6 +226,15 @@ def _length_text(episode: Episode) -> str:
     if episode.reference_length is not None:
         return f"gold plan length {episode.reference_length} (not known to be optimal)"
     return "plan length unknown"
+
+
+def length_axis(episodes: list[Episode]) -> str:
+    """What the plot's lengths are: optimal, gold (not known optimal), or optimal where known, else gold."""
+    known = [e for e in episodes if e.reference_length is not None]
+    gold = sum(1 for e in known if e.optimal_plan_length is None)
+    if not gold:
+        return "optimal plan length"
+    return "gold plan length" if gold == len(known) else "plan length (optimal, else gold)"
 
 
 def length_note(episodes: list[Episode]) -> str | None:
@@ -307,19 +316,19 @@ def cost_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
 
 
 def render_markdown(rows: list[dict[str, Any]], tables: list[CoverageTable], series: dict, unfinished: int,
-                    plot_file: str | None, note: str | None = None) -> str:
+                    plot_file: str | None, note: str | None = None, x_label: str = "optimal plan length") -> str:
     out = ["# apb evaluation report", "",
            f"{sum(r['episodes'] for r in rows)} finished episodes, {unfinished} unfinished.", ""]
     for table in tables:
-        out += [f"## Coverage: solved problems ({table.model}, split {table.split})", "",
+        out += [f"## Coverage: solved problems ({table.model or 'no LLM'}, split {table.split})", "",
                 "Mean over seeds ± standard error" + ("; the paper's Table 2 figure (GPT-4, out of 20) in brackets."
                                                      if table.show_paper else "."), ""]
         out += [_md_table(*coverage_matrix(table)), ""]
     out += ["## Acc, Acc0, LF", "", _md_table(*metric_rows(rows)), "", "## Cost", "", _md_table(*cost_rows(rows)), "",
-            "## Solved by optimal plan length", ""]
+            f"## Solved by {x_label}", ""]
     if plot_file:
-        out += [f"![solved by optimal plan length]({plot_file})", ""]
-    out += [_md_table(["agent", "optimal plan length", "solved"], plot_text_rows(series)), ""]
+        out += [f"![solved by {x_label}]({plot_file})", ""]
+    out += [_md_table(["agent", x_label, "solved"], plot_text_rows(series)), ""]
     if note:
         out += [note, ""]
     return "\n".join(out)
@@ -397,20 +406,21 @@ def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series:
              f"<style>{css}</style></head><body><h1>apb evaluation report</h1>",
              f"<p>{len(episodes)} finished episodes, {unfinished} unfinished.</p>"]
     for table in tables:
-        parts.append(f"<h2>Coverage: solved problems ({_e(table.model)}, split {_e(table.split)})</h2>")
+        parts.append(f"<h2>Coverage: solved problems ({_e(table.model or 'no LLM')}, split {_e(table.split)})</h2>")
         note = "Mean over seeds ± standard error."
         if table.show_paper:
             note += " Grey: the paper's Table 2 (GPT-4, solved out of 20; random: mean of 5 runs)."
         parts.append(f"<p class='note'>{_e(note)}</p>{_coverage_html(table)}")
     parts.append("<h2>Acc, Acc0, LF</h2>" + _html_table(*metric_rows(rows)))
     parts.append("<h2>Cost</h2>" + _html_table(*cost_rows(rows)))
-    parts.append("<h2>Solved by optimal plan length</h2>")
+    x_label = length_axis(episodes)
+    parts.append(f"<h2>Solved by {_e(x_label)}</h2>")
     if png is not None:
         data = base64.b64encode(png).decode("ascii")
-        parts.append(f"<img alt='share solved by optimal plan length' src='data:image/png;base64,{data}'>")
+        parts.append(f"<img alt='share solved by {_e(x_label)}' src='data:image/png;base64,{data}'>")
     else:
-        parts.append(plot_svg(series))
-    parts.append(_html_table(["agent", "optimal plan length", "solved"], plot_text_rows(series)))
+        parts.append(plot_svg(series, x_label))
+    parts.append(_html_table(["agent", x_label, "solved"], plot_text_rows(series)))
     if note := length_note(episodes):
         parts.append(f"<p class='note'>{_e(note)}</p>")
     parts.append("<h2>Trajectories</h2>")
@@ -436,12 +446,13 @@ def write_report(dirs: list[Path], out_dir: Path | None = None) -> dict[str, Pat
                "rows": rows}
     paths["summary.json"].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     write_csv(rows, paths["summary.csv"])
-    png = plot_png(series) if series else None
+    x_label = length_axis(episodes)
+    png = plot_png(series, x_label) if series else None
     if png is not None:
         paths["plot.png"] = out / "plot.png"
         paths["plot.png"].write_bytes(png)
     paths["report.md"].write_text(render_markdown(rows, tables, series, len(unfinished),
-                                                  "plot.png" if png else None, length_note(episodes)),
+                                                  "plot.png" if png else None, length_note(episodes), x_label),
                                     encoding="utf-8")
     paths["report.html"].write_text(render_html(rows, tables, series, episodes, len(unfinished), png),
                                     encoding="utf-8")
