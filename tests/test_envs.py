@@ -356,8 +356,10 @@ def test_register_a_reference_dataset_under_its_own_id():
     assert {orig.reset(seed=s)[1]["problem_id"].split("/")[0] for s in range(10)} == {"orig"}
     first = orig.problem_ids[0]
     assert orig.reset(options={"problem": int(first.rsplit("-", 1)[1])})[1]["problem_id"] == first
-    with pytest.raises(ApbError, match="has no split 'test'"):
-        PDDLTextEnv(dataset=folder, split="test")
+    test = PDDLTextEnv(dataset=folder, split="test")  # the paper's 20: orig without the few-shot copy
+    assert len(test.problem_ids) == 20 and "orig/instance-37" not in test.problem_ids
+    with pytest.raises(ApbError, match="has no split 'train'"):
+        PDDLTextEnv(dataset=folder, split="train")
 
 
 # ---- wrappers -----------------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from apb import cli
 
 @pytest.fixture
 def local_ray():
-    ray = pytest.importorskip("ray", reason="optional extra: pip install 'apb[ray]'")
+    import ray  # the ray extra is part of apb[dev]
     yield ray
     ray.shutdown()
 
