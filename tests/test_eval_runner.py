@@ -161,6 +161,24 @@ def test_corrupt_trajectories_are_clear_errors(tmp_path):
     assert json.loads(lines[-1])["type"] == "footer"
 
 
+def test_resume_refuses_a_damaged_finished_file_and_changes_nothing(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["eval", "--domains", "ferry", "--agents", "random", "--problems", "1-2", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    damaged = out / "episodes" / "ferry__1__random__none__s0.jsonl"
+    damaged.write_bytes(damaged.read_bytes()[:300])  # cut inside the header line
+    stale = out / "episodes" / "ferry__3__random__none__s0.jsonl.part"
+    stale.write_text("{}")
+    before = {p.name: p.read_bytes() for p in (out / "episodes").iterdir()}
+    assert main([*args, "--resume"]) == 2
+    message = capsys.readouterr().err
+    assert f"{damaged}:1: corrupt trajectory line" in message and "Nothing was changed" in message
+    assert {p.name: p.read_bytes() for p in (out / "episodes").iterdir()} == before
+    damaged.unlink()  # as the message says: remove it, resume, and the episode runs again
+    assert main([*args, "--resume"]) == 0
+    assert read_trajectory(damaged)["footer"]["steps"] >= 1 and not stale.exists()
+
+
 def test_shards_partition_the_episodes_and_merge_in_the_report(tmp_path):
     import json
 

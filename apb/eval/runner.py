@@ -28,6 +28,7 @@ from apb.eval.trajectory import (
     FINAL_SUFFIX,
     PART_SUFFIX,
     EpisodeSpec,
+    TrajectoryError,
     TrajectoryWriter,
     domain_name,
     episode_id,
@@ -36,6 +37,7 @@ from apb.eval.trajectory import (
     footer_from_result,
     is_dataset_folder,
     prompts_hash,
+    read_trajectory,
 )
 
 ALL = "all"  # --problems all: every problem of the split
@@ -332,10 +334,27 @@ def prepare_out_dir(out_dir: str | Path, *, resume: bool) -> set[str]:
         raise EvalError(f"{out}: the output folder is not empty; pass --resume to continue that run, or choose "
                         "another --out (nothing was overwritten)")
     episodes = out / "episodes"
+    damaged = damaged_trajectories(episodes)
+    if damaged:
+        listed = "; ".join(damaged[:5]) + (f"; and {len(damaged) - 5} more" if len(damaged) > 5 else "")
+        raise EvalError(f"{len(damaged)} finished trajectory file(s) cannot be read: {listed}. Nothing was changed; "
+                        "delete or move those files and run with --resume again to re-run their episodes")
     episodes.mkdir(parents=True, exist_ok=True)
     for stale in episodes.glob("*" + PART_SUFFIX):
         stale.unlink()
     return finished_ids(episodes)
+
+
+def damaged_trajectories(episodes_dir: Path) -> list[str]:
+    """The problems of finished trajectory files that do not read back whole (header, steps, footer): a resumed
+    run would otherwise count them as done."""
+    problems = []
+    for path in sorted(episodes_dir.glob("*" + FINAL_SUFFIX)) if episodes_dir.is_dir() else ():
+        try:
+            read_trajectory(path)
+        except TrajectoryError as err:
+            problems.append(str(err))
+    return problems
 
 
 def make_llms(specs: Sequence[EpisodeSpec], *, cache: str = "rw", llms: dict | None = None) -> dict[str, Any]:

@@ -223,8 +223,7 @@ def read_trajectory(path: str | Path) -> dict[str, Any]:
         try:
             line = json.loads(raw)
         except json.JSONDecodeError as err:
-            raise TrajectoryError(f"{path}:{number}: corrupt trajectory line (invalid JSON: {err.msg}); delete the "
-                                  "file and rerun with --resume") from None
+            raise TrajectoryError(f"{path}:{number}: corrupt trajectory line (invalid JSON: {err.msg})") from None
         kind = line.get("type") if isinstance(line, dict) else None
         if kind == "header" and header is None and number == 1:
             header = line
@@ -242,8 +241,7 @@ def read_trajectory(path: str | Path) -> dict[str, Any]:
     if header is None:
         raise TrajectoryError(f"{path}:1: the trajectory is empty (no header line)")
     if footer is None:
-        raise TrajectoryError(f"{path}: the trajectory has no footer line (the episode did not finish); delete the "
-                              "file and rerun with --resume")
+        raise TrajectoryError(f"{path}: the trajectory has no footer line (the episode did not finish)")
     return {"header": header, "steps": steps, "footer": footer}
 
 
