@@ -21,12 +21,17 @@ def act_script(tmp_path):
     return path
 
 
-def test_eval_writes_one_trajectory_per_episode(tmp_path, act_script):
+def test_eval_writes_one_trajectory_per_episode(tmp_path, act_script, capsys):
     out = tmp_path / "run"
     code = main(["eval", "--domains", "blocksworld,ferry", "--agents", "random,bfs,act", "--llm",
                  f"scripted:{act_script}", "--problems", "1-2", "--seeds", "2", "--concurrency", "3",
                  "--out", str(out), "--no-progress"])
     assert code == 0
+    footers = [read_trajectory(f)["footer"] for f in (out / "episodes").iterdir()]
+    calls = sum(sum(f["llm_calls"].values()) for f in footers)
+    tokens = sum(f["input_tokens"] + f["output_tokens"] for f in footers)
+    # the closing line adds up the trajectories, as apb report does
+    assert f"; {calls} LLM call(s), {tokens} tokens, $0.0000" in capsys.readouterr().out and calls > 0
     files = sorted((out / "episodes").iterdir())
     assert len(files) == 2 * 2 * (2 + 1 + 2)  # domains x problems x (random, bfs, act); bfs runs one seed
     assert all(f.suffix == ".jsonl" for f in files)

@@ -162,9 +162,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     progress = not args.no_progress and sys.stderr.isatty()
     summary = asyncio.run(run_eval(specs, config.out, concurrency=config.concurrency, resume=args.resume,
                                    progress=progress, cache=args.cache, executor=args.executor))
-    cost = "unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
+    cost = "cost unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
+    cached = f" ({summary['cached_calls']} from the answer cache)" if summary.get("cached_calls") else ""
     out.print(f"{summary['total']} episode(s): {summary['ran']} run, {summary['skipped']} already finished, "
-              f"{summary['solved']} solved, {summary['errors']} error(s); {summary['llm_calls']} LLM call(s), "
+              f"{summary['solved']} solved, {summary['errors']} error(s); {summary['llm_calls']} LLM call(s){cached}, "
               f"{summary['tokens']} tokens, {cost}, {summary['seconds']:.1f}s -> {config.out}")
     return EXIT_OK
 

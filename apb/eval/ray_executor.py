@@ -37,13 +37,14 @@ def _episode_task(spec, out_dir: str, cache: str) -> dict:
     footer = run_one(spec, out_dir, llm=llm)
     totals = getattr(llm, "totals", None)
     footer = dict(footer)
-    footer["_llm_calls_total"] = totals.calls if totals is not None else 0
+    footer["_cached_calls"] = totals.cached_calls if totals is not None else 0
     return footer
 
 
 def run_with_ray(specs: Sequence, out_dir: str | Path, *, concurrency: int, cache: str = "rw",
                  on_footer: Callable[[Any, dict], None] | None = None, num_cpus: int | None = None) -> int:
-    """Runs the episodes as Ray tasks, at most `concurrency` in flight; returns the number of LLM calls made."""
+    """Runs the episodes as Ray tasks, at most `concurrency` in flight; returns how many LLM calls were answered
+    from the response cache."""
     ray = _ray()
     if not ray.is_initialized():
         address = os.environ.get("RAY_ADDRESS")
@@ -52,7 +53,7 @@ def run_with_ray(specs: Sequence, out_dir: str | Path, *, concurrency: int, cach
     task = ray.remote(_episode_task)
     pending: dict[Any, Any] = {}
     queue = list(specs)
-    calls = 0
+    cached = 0
     try:
         while queue or pending:
             while queue and len(pending) < concurrency:
@@ -62,11 +63,11 @@ def run_with_ray(specs: Sequence, out_dir: str | Path, *, concurrency: int, cach
             for ref in ready:
                 spec = pending.pop(ref)
                 footer = ray.get(ref)
-                calls += int(footer.pop("_llm_calls_total", 0))
+                cached += int(footer.pop("_cached_calls", 0))
                 if on_footer is not None:
                     on_footer(spec, footer)
     except KeyboardInterrupt:
         for ref in pending:
             ray.cancel(ref, force=True)
         raise
-    return calls
+    return cached

@@ -368,16 +368,44 @@ def make_llms(specs: Sequence[EpisodeSpec], *, cache: str = "rw", llms: dict | N
     return out
 
 
-def _llm_totals(llms: dict[str, Any]) -> tuple[int, int, float | None]:
-    tokens, calls, cost = 0, 0, 0.0
-    for llm in llms.values():
-        totals = getattr(llm, "totals", None)
-        if totals is None:
-            continue
-        calls += totals.calls
-        tokens += totals.usage.input_tokens + totals.usage.output_tokens
-        cost += totals.cost
-    return calls, tokens, cost
+class _Tally:
+    """What the episodes of this invocation add up to, from their footers (so the closing line and the progress bar
+    agree with `apb report`): episodes run, solved, errors, LLM calls, tokens (cache replays included, as recorded)
+    and cost (None once an episode's cost is unknown)."""
+
+    def __init__(self, total: int, skipped: int) -> None:
+        self.summary: dict[str, Any] = {"total": total, "skipped": skipped, "ran": 0, "solved": 0, "errors": 0,
+                                        "interrupted": False, "llm_calls": 0, "tokens": 0, "cost_usd": 0.0}
+
+    def add(self, footer: dict) -> None:
+        s = self.summary
+        s["ran"] += 1
+        s["solved"] += bool(footer.get("success"))
+        s["errors"] += footer.get("stop_reason") == "error"
+        s["llm_calls"] += sum((footer.get("llm_calls") or {}).values())
+        s["tokens"] += int(footer.get("input_tokens") or 0) + int(footer.get("output_tokens") or 0)
+        if s["cost_usd"] is not None:
+            s["cost_usd"] = None if footer.get("cost_usd") is None else s["cost_usd"] + float(footer["cost_usd"])
+
+    def usage_text(self) -> str:
+        s = self.summary
+        if not s["llm_calls"]:
+            return ""
+        cost = "cost unknown" if s["cost_usd"] is None else f"${s['cost_usd']:.4f}"
+        return f"{s['llm_calls']} LLM calls, {s['tokens']} tokens, {cost}"
+
+    def finish(self, start: float, cached_calls: int | None = None) -> dict[str, Any]:
+        s = self.summary
+        if s["cost_usd"] is not None:
+            s["cost_usd"] = round(s["cost_usd"], 6)
+        s["seconds"] = round(time.perf_counter() - start, 3)
+        s["cached_calls"] = cached_calls
+        return s
+
+
+def _cached_calls(llms: dict[str, Any]) -> int:
+    """LLM calls answered from the response cache, over the run's LLM objects."""
+    return sum(totals.cached_calls for llm in llms.values() if (totals := getattr(llm, "totals", None)) is not None)
 
 
 async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurrency: int = 4, resume: bool = False,
@@ -385,7 +413,8 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
                    on_episode: Callable[[EpisodeSpec, dict], None] | None = None,
                    executor: str = "thread") -> dict[str, Any]:
     """Runs every episode of `specs` not finished yet, `concurrency` at a time; returns a summary dict
-    (`total`, `skipped`, `ran`, `solved`, `errors`, `llm_calls`, `tokens`, `cost_usd`, `seconds`).
+    (`total`, `skipped`, `ran`, `solved`, `errors`, `llm_calls`, `tokens`, `cost_usd`, `seconds`, `cached_calls`;
+    calls, tokens and cost are those the episodes run now recorded, `cached_calls` of them came from the cache).
     `executor="ray"` runs the episodes as Ray tasks (apb.eval.ray_executor) instead of threads."""
     if concurrency < 1:
         raise EvalError(f"bad concurrency {concurrency}: it must be at least 1")
@@ -401,14 +430,14 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
     done = prepare_out_dir(out_dir, resume=resume)
     todo = [s for s, i in zip(specs, ids) if i not in done]
     models = make_llms(todo, cache=cache, llms=llms)
-    summary: dict[str, Any] = {"total": len(specs), "skipped": len(specs) - len(todo), "ran": 0, "solved": 0,
-                               "errors": 0, "interrupted": False}
+    tally = _Tally(len(specs), len(specs) - len(todo))
+    summary = tally.summary
     stop = threading.Event()
     semaphore = asyncio.Semaphore(concurrency)
     loop = asyncio.get_running_loop()
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="apb-episode")
     start = time.perf_counter()
-    bar = _Progress(len(specs), summary["skipped"], models) if progress else None
+    bar = _Progress(len(specs), summary["skipped"]) if progress else None
 
     async def one(spec: EpisodeSpec) -> None:
         async with semaphore:
@@ -416,11 +445,9 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
                 return
             footer = await loop.run_in_executor(executor, lambda: run_one(spec, out_dir, llm=models.get(spec.model),
                                                                           stop=stop))
-            summary["ran"] += 1
-            summary["solved"] += bool(footer.get("success"))
-            summary["errors"] += footer.get("stop_reason") == "error"
+            tally.add(footer)
             if bar is not None:
-                bar.advance()
+                bar.advance(tally.usage_text())
             if on_episode is not None:
                 on_episode(spec, footer)
 
@@ -442,10 +469,7 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
         executor.shutdown(wait=False, cancel_futures=True)
         if bar is not None:
             bar.stop()
-    calls, tokens, cost = _llm_totals(models)
-    summary.update(llm_calls=calls, tokens=tokens, cost_usd=round(cost, 6) if cost is not None else None,
-                   seconds=round(time.perf_counter() - start, 3))
-    return summary
+    return tally.finish(start, _cached_calls(models))
 
 
 async def _run_eval_ray(specs, out_dir, *, concurrency: int, resume: bool, cache: str, on_episode) -> dict[str, Any]:
@@ -454,41 +478,30 @@ async def _run_eval_ray(specs, out_dir, *, concurrency: int, resume: bool, cache
     ids = [episode_id(s) for s in specs]
     done = prepare_out_dir(out_dir, resume=resume)
     todo = [s for s, i in zip(specs, ids) if i not in done]
-    summary: dict[str, Any] = {"total": len(specs), "skipped": len(specs) - len(todo), "ran": 0, "solved": 0,
-                               "errors": 0, "interrupted": False}
-    tokens, cost = 0, 0.0
+    tally = _Tally(len(specs), len(specs) - len(todo))
 
     def on_footer(spec, footer: dict) -> None:
-        nonlocal tokens, cost
-        summary["ran"] += 1
-        summary["solved"] += bool(footer.get("success"))
-        summary["errors"] += footer.get("stop_reason") == "error"
-        tokens += int(footer.get("input_tokens") or 0) + int(footer.get("output_tokens") or 0)
-        unpriced = footer.get("cost_usd") is None and bool(footer.get("input_tokens"))
-        cost = None if cost is None or unpriced else cost + float(footer.get("cost_usd") or 0.0)
+        tally.add(footer)
         if on_episode is not None:
             on_episode(spec, footer)
 
     start = time.perf_counter()
     try:
-        calls = await asyncio.get_running_loop().run_in_executor(
+        cached = await asyncio.get_running_loop().run_in_executor(
             None, lambda: run_with_ray(todo, out_dir, concurrency=concurrency, cache=cache, on_footer=on_footer))
     except (asyncio.CancelledError, KeyboardInterrupt):
-        summary["interrupted"] = True
+        tally.summary["interrupted"] = True
         raise
-    summary.update(llm_calls=calls, tokens=tokens, cost_usd=round(cost, 6) if cost is not None else None,
-                   seconds=round(time.perf_counter() - start, 3))
-    return summary
+    return tally.finish(start, cached)
 
 
 class _Progress:
     """A rich progress bar: episodes done/total, ETA, tokens and cost so far."""
 
-    def __init__(self, total: int, done: int, llms: dict[str, Any]) -> None:
+    def __init__(self, total: int, done: int) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self.llms = llms
         self.progress = Progress(TextColumn("episodes"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
                                  TimeRemainingColumn(), TextColumn("{task.fields[usage]}"),
                                  console=Console(stderr=True), transient=False)
@@ -500,7 +513,5 @@ class _Progress:
     def stop(self) -> None:
         self.progress.stop()
 
-    def advance(self) -> None:
-        calls, tokens, cost = _llm_totals(self.llms)
-        usage = f"{calls} LLM calls, {tokens} tokens, ${cost:.4f}" if calls else ""
+    def advance(self, usage: str) -> None:
         self.progress.update(self.task, advance=1, usage=usage)
