@@ -78,3 +78,17 @@ def test_problem_numbers_are_checked_before_anything_runs(tmp_path, capsys):
         plan_episodes([ferry], ["bfs"], "all", split="scaled")
     specs = plan_episodes([ferry], ["random"], "all", 3, split="orig")
     assert len(specs) == 21 * 3 and {s.problem for s in specs} >= {1, 37, 47}
+
+
+def test_report_refuses_to_mix_a_bundled_domain_with_a_dataset_of_the_same_name(tmp_path, capsys):
+    bundled, dataset = tmp_path / "bundled", tmp_path / "dataset"
+    assert main(["eval", "--domains", "blocksworld", "--agents", "bfs", "--problems", "2", "--out", str(bundled),
+                 "--no-progress"]) == 0
+    assert main(["eval", "--domains", str(dataset_dir("blocksworld")), "--agents", "bfs", "--problems", "2",
+                 "--out", str(dataset), "--no-progress"]) == 0
+    # the same episode id in both folders: merged, one would silently hide the other
+    assert {p.name for p in (bundled / "episodes").iterdir()} == {p.name for p in (dataset / "episodes").iterdir()}
+    assert main(["report", str(bundled), str(dataset), "--out", str(tmp_path / "report")]) == 2
+    assert "domain 'blocksworld' is a dataset folder" in capsys.readouterr().err
+    assert not (tmp_path / "report").exists()
+    assert main(["report", str(dataset), "--out", str(tmp_path / "report")]) == 0

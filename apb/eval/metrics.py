@@ -157,12 +157,24 @@ def _check_dirs(dirs: list[Path]) -> list[Path]:
 
 
 def load_run(dirs: list[Path]) -> list[Episode]:
-    """Finished episodes of several run folders (shards), the first copy of each episode id kept."""
+    """Finished episodes of several run folders (shards), the first copy of each episode id kept. A domain name
+    that stands for a bundled domain in one folder and a dataset folder in another is an error: their episode ids
+    are the same, so one would hide the other."""
     seen: dict[str, Episode] = {}
+    sources: dict[str, dict[str, Path]] = defaultdict(dict)  # domain -> source kind -> a file of that kind
     for folder in _check_dirs([Path(d) for d in dirs]):
         for path in sorted(folder.glob("*.jsonl")):
             episode = read_episode(path)
+            env_id = str(episode.header.get("env_id") or "")
+            if env_id:
+                kind = "a dataset folder" if env_id.startswith("dataset:") else "the bundled domain"
+                sources[str(episode.header.get("domain"))].setdefault(kind, path)
             seen.setdefault(episode.episode_id, episode)
+    for domain, kinds in sources.items():
+        if len(kinds) > 1:
+            files = " and ".join(f"{kind} ({path})" for kind, path in sorted(kinds.items()))
+            raise RunInputError(f"domain {domain!r} is {files} in these folders: their episodes would be mixed up; "
+                                "report those runs separately")
     return list(seen.values())
 
 
