@@ -249,6 +249,7 @@ def test_bench_random_parser():
     assert (args.domains, args.seeds, args.steps, args.json) == ("ferry", 2, 24, True)
 
 
+@pytest.mark.filterwarnings("ignore::apb.engine.PDDLWarning")  # movie-complex's undeclared requirement
 def test_random_bench_on_the_reference_problems(reference):
     report = run_random_bench(["movie", "gripper"], seeds=1, reference=reference)
     movie, gripper = report["rows"]
