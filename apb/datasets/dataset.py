@@ -145,11 +145,15 @@ class Dataset:
                     return entry
         raise self._unknown(key)
 
+    def listed_ids(self) -> str:
+        """The first problem ids, for error messages: 'p01, p02, ..., p12, ...'."""
+        ids = [entry.id for entry in self.problems]
+        return ", ".join(ids[:_LISTED]) + (", ..." if len(ids) > _LISTED else "")
+
     def _unknown(self, key: object, reason: str | None = None) -> UnknownProblemError:
         ids = [entry.id for entry in self.problems]
-        listed = ", ".join(ids[:_LISTED]) + (", ..." if len(ids) > _LISTED else "")
         return UnknownProblemError(reason or f"no problem {key!r} in dataset {self.name!r}", path=self.root,
-                                   hint=f"use an index 0-{len(ids) - 1} or an id: {listed}" if ids
+                                   hint=f"use an index 0-{len(ids) - 1} or an id: {self.listed_ids()}" if ids
                                    else "the dataset has no problems")
 
     def problem_text(self, key: ProblemKey) -> str:
@@ -214,10 +218,15 @@ def read_descriptions(folder: Path) -> dict[int, dict]:
     return descriptions
 
 
+def strip_comments(text: str) -> str:
+    """PDDL text without its `;` comments (line breaks kept)."""
+    return _COMMENT.sub("", text)
+
+
 def check_problem_domains(entries: Sequence[ProblemEntry], domain: Domain, domain_file: Path) -> None:
     """Raises DatasetError when a problem's `(:domain NAME)` is not the dataset's domain (a cheap text scan)."""
     for entry in entries:
-        text = _COMMENT.sub("", read_text(entry.path, "problem"))
+        text = strip_comments(read_text(entry.path, "problem"))
         match = _DOMAIN_REF.search(text)
         if match and match.group(1).lower() != domain.name:
             raise _mismatch(entry.path, match.group(1).lower(), domain, domain_file)

@@ -7,7 +7,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted, read_descriptions
+from apb.datasets.dataset import (
+    Dataset,
+    DatasetError,
+    ProblemEntry,
+    natural_sorted,
+    read_descriptions,
+    strip_comments,
+)
 from apb.engine import load_domain
 from apb.engine.datasets import plan_stem
 
@@ -70,7 +77,7 @@ def _no_domain_hint(folder: Path) -> str:
             head = path.read_text(encoding="utf-8", errors="replace")[:4000]
         except OSError:
             continue
-        if _DOMAIN_HEADER.search(re.sub(r";[^\n]*", "", head)):
+        if _DOMAIN_HEADER.search(strip_comments(head)):
             return f"{path.name} looks like the domain: rename it to domain.pddl"
     return ("a dataset folder holds domain.pddl plus problem files; for PDDLGym's library use "
             "from_pddlgym(name, root=...)")

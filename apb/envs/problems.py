@@ -83,6 +83,17 @@ def problem_number(entry: ProblemEntry) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def number_ranges(numbers) -> str:
+    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
+    parts: list[str] = []
+    for n in sorted(set(numbers)):
+        if parts and n == int(parts[-1].rsplit("-", 1)[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{n}"
+        else:
+            parts.append(str(n))
+    return ", ".join(parts)
+
+
 def select(dataset: Dataset, key) -> ProblemEntry:
     """A problem by number (an int: p07 and instance-7 are 7), id, or file path."""
     if isinstance(key, bool):
@@ -95,9 +106,8 @@ def select(dataset: Dataset, key) -> ProblemEntry:
         numbers = [problem_number(e) for e in dataset.problems]
         if None in numbers:  # ids without numbers: fall back to the position in the list
             return dataset.entry(number)
-        shown = f"{min(numbers)}-{max(numbers)}" if numbers else "none"
         raise UnknownProblemError(f"no problem number {number} in {dataset.name!r}", path=dataset.root,
-                                  hint=f"problem numbers here: {shown}")
+                                  hint=f"problem numbers here: {number_ranges(numbers) or 'none'}")
     if isinstance(key, str | os.PathLike):
         return dataset.entry(os.fspath(key))
     raise ApbError(f"problem must be a number, an id or a path, not {type(key).__name__}")

@@ -158,7 +158,7 @@ def resolve_problems(domain: str, split: str, problems: list[int | str]) -> list
     """The problems to run in one domain: every problem of the split for ['all'] (by number when the numbers are
     unique, else by id), else `problems` as given once each is known to exist (EvalError naming what exists)."""
     from apb.datasets import DatasetError
-    from apb.envs.problems import problem_number, select
+    from apb.envs.problems import number_ranges, problem_number, select
 
     dataset = problem_set(domain, split)
     if problems == [ALL]:
@@ -171,22 +171,10 @@ def resolve_problems(domain: str, split: str, problems: list[int | str]) -> list
             select(dataset, problem)
         except DatasetError:
             numbers = [n for n in map(problem_number, dataset.problems) if n is not None]
-            known = _ranges(numbers) if len(numbers) == len(dataset.problems) else \
-                ", ".join(e.id for e in dataset.problems[:12]) + (", ..." if len(dataset.problems) > 12 else "")
+            known = number_ranges(numbers) if len(numbers) == len(dataset.problems) else dataset.listed_ids()
             raise EvalError(f"domain {domain_name(domain)} (split {split}) has no problem {problem!r}: its problems "
                             f"are {known}; use --problems all for every one") from None
     return problems
-
-
-def _ranges(numbers: list[int]) -> str:
-    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
-    parts: list[str] = []
-    for n in sorted(set(numbers)):
-        if parts and n == int(parts[-1].rsplit("-", 1)[-1]) + 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{n}"
-        else:
-            parts.append(str(n))
-    return ", ".join(parts)
 
 
 # ---- one episode ----------------------------------------------------------------------------------------------
