@@ -1,0 +1,250 @@
+"""Goal full specification: the facts true in every reachable state that satisfies the goal.
+
+Two problems with the same initial state have the same goal states exactly when these closures are equal, so the
+closure is what scene graphs compare. A domain rule (apb.equivalence.rules) gives it exactly where one applies;
+otherwise the generic closure brackets it between a sound lower bound and an upper bound:
+
+- lower (facts proved implied): the goal; static facts of the init; init facts of predicates no action deletes;
+  preconditions every achiever of a goal fact shares that can never be deleted (monotone landmarks); and the facts
+  forced by exactly-one mutex groups once every other member is mutex with an implied fact (a fixpoint);
+- upper (facts not yet refuted): the intersection of the goal states found by a breadth-first exploration of the
+  state space, then by greedy searches for a goal state without each remaining candidate.
+
+When the exploration covers the whole state space, or the bounds meet, the closure is exact. Every search runs
+under a node budget, so the closure never hangs; budgets exhausted leave it `partial` and comparisons `unknown`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from apb.engine import Domain, Task
+from apb.equivalence.invariants import GroundModel, Group, mutex_groups, reachable_pairs
+from apb.equivalence.scene import Scene, fluent_predicates, monotone_predicates
+from apb.planners import solve
+from apb.planners.space import Successors
+
+EXACT, PARTIAL, UNSOLVABLE, UNKNOWN = "exact", "partial", "unsolvable", "unknown"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Search budgets of the generic closure: states explored breadth-first, nodes per greedy search, in total."""
+
+    explore: int = 20000
+    search: int = 5000
+    total: int = 100000
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A goal's closure. `status`: exact (lower == upper), partial (bounds differ), unsolvable (no goal state is
+    reachable: proved), unknown (no goal state found within budget). Atoms include the static init facts."""
+
+    status: str
+    lower: frozenset
+    upper: frozenset | None
+    method: str
+    reason: str = ""
+    nodes: int = field(default=0, compare=False)
+
+    @property
+    def exact(self) -> bool:
+        return self.status in (EXACT, UNSOLVABLE)
+
+
+def _popcount(bits: int) -> int:
+    return bin(bits).count("1")
+
+
+def _mask(ids) -> int:
+    bits = 0
+    for i in ids:
+        bits |= 1 << i
+    return bits
+
+
+def _ids(bits: int) -> set[int]:
+    out = set()
+    while bits:
+        low = bits & -bits
+        out.add(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+class _Search:
+    """Breadth-first exploration and greedy goal searches over the task's state bits, sharing one node budget."""
+
+    def __init__(self, task: Task, budget: Budget) -> None:
+        self.successors = Successors(task)
+        self.pos, self.neg = task.goal_pos_mask, task.goal_neg_mask
+        self.budget = budget
+        self.nodes = 0
+
+    def is_goal(self, bits: int) -> bool:
+        return bits & self.pos == self.pos and not bits & self.neg
+
+    def explore(self, start: int) -> tuple[list[int], bool]:
+        """Goal states met breadth-first from `start`, and whether the whole reachable space was covered."""
+        seen = {start}
+        frontier = [start]
+        goals = [start] if self.is_goal(start) else []
+        limit = min(self.budget.explore, self.budget.total)
+        while frontier:
+            nxt = []
+            for bits in frontier:
+                self.nodes += 1
+                for _, succ in self.successors(bits):
+                    if succ not in seen:
+                        seen.add(succ)
+                        if self.is_goal(succ):
+                            goals.append(succ)
+                        nxt.append(succ)
+                if len(seen) > limit:
+                    return goals, False
+            frontier = nxt
+        return goals, True
+
+    def greedy(self, start: int, avoid: int = 0) -> tuple[int | None, bool]:
+        """A goal state reachable from `start` in which no bit of `avoid` is set; (state or None, exhausted)."""
+        pos, neg = self.pos, self.neg | avoid
+
+        def h(bits: int) -> int:
+            return _popcount(pos & ~bits) + _popcount(neg & bits)
+
+        heap = [(h(start), 0, start)]
+        seen = {start}
+        counter = 0
+        limit = self.budget.search
+        while heap:
+            if limit <= 0 or self.nodes >= self.budget.total:
+                return None, False
+            hv, _, bits = heapq.heappop(heap)
+            if hv == 0:
+                return bits, True
+            limit -= 1
+            self.nodes += 1
+            for _, succ in self.successors(bits):
+                if succ not in seen:
+                    seen.add(succ)
+                    counter += 1
+                    heapq.heappush(heap, (h(succ), counter, succ))
+        return None, True
+
+
+def _planner_witness(task: Task, budget: Budget) -> tuple[int | None, bool]:
+    """A reachable goal state found by apb's greedy planner (h_FF), and whether the planner proved there is none."""
+    result = solve(task, "gbfs", timeout=None, max_nodes=budget.search)
+    if result.solved:
+        return task.run(result.plan).bits, True
+    return None, result.status == "unsolvable"
+
+
+def _lower_bound(model: GroundModel, goal: set[int], goal_neg: set[int], groups: list[Group],
+                 monotone: frozenset[str], pairs: list[int] | None) -> set[int] | None:
+    """Fact ids proved true in every reachable goal state, or None when that set is contradictory (unsolvable)."""
+    facts = model.facts
+    lower = set(goal) | {i for i in model.init if facts[i][0] in monotone}
+    achievers: dict[int, list[frozenset]] = {}
+    for pre, add, _ in model.actions:
+        for fid in add:
+            achievers.setdefault(fid, []).append(pre)
+    groups_of: dict[int, list[Group]] = {}
+    for group in groups:
+        for fid in group.members:
+            groups_of.setdefault(fid, []).append(group)
+    changed = True
+    while changed:
+        changed = False
+        for fid in list(lower):
+            if fid in model.init:
+                continue
+            options = achievers.get(fid)
+            if not options:
+                return None
+            common = frozenset.intersection(*options)
+            new = {p for p in common if facts[p][0] in monotone} - lower
+            if new:
+                lower |= new
+                changed = True
+        excluded = set()
+        for fid in lower:
+            for group in groups_of.get(fid, ()):
+                excluded |= group.members - {fid}
+            if pairs is not None:
+                excluded |= {q for q in range(len(facts)) if not pairs[fid] >> q & 1}
+        if lower & excluded or lower & goal_neg:
+            return None
+        for group in groups:
+            if group.exactly_one and not group.members & lower:
+                left = group.members - excluded
+                if not left:
+                    return None
+                if len(left) == 1:
+                    lower |= left
+                    changed = True
+    return lower
+
+
+def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) -> Closure:
+    """The generic closure of `scene`'s goal (see the module docstring)."""
+    budget = budget or Budget()
+    fluent = fluent_predicates(domain)
+    static_init = frozenset(a for a in scene.init if a[0] not in fluent)
+    method = "generic"
+    if any(g[0] not in fluent and g not in static_init for g in scene.goal) or scene.goal_neg & static_init:
+        return Closure(UNSOLVABLE, static_init | scene.goal, None, method, "a static goal fact contradicts the init")
+    task = Task(domain, scene.problem)
+    model = GroundModel.of(task)
+    index = {fact: i for i, fact in enumerate(model.facts)}
+    goal = {index[g] for g in scene.goal if g[0] in fluent}
+    goal_neg = {index[g] for g in scene.goal_neg if g in index and g[0] in fluent}
+    reachable = set(model.init).union(*(add for _, add, _ in model.actions))
+    if goal - reachable:
+        return Closure(UNSOLVABLE, static_init | scene.goal, None, method, "a goal fact is unreachable")
+    fluent_mask = _mask(i for i, f in enumerate(model.facts) if f[0] in fluent)
+
+    def atoms(ids) -> frozenset:
+        return static_init | frozenset(model.facts[i] for i in ids)
+
+    lower = _lower_bound(model, goal, goal_neg, mutex_groups(model, fluent), monotone_predicates(domain),
+                         reachable_pairs(model))
+    if lower is None:
+        return Closure(UNSOLVABLE, static_init | scene.goal, None, method, "the goal contradicts a mutex invariant")
+    search = _Search(task, budget)
+    start = task.initial_state.bits
+    goals, complete = search.explore(start)
+    if complete:
+        if not goals:
+            return Closure(UNSOLVABLE, atoms(lower), None, method, "no reachable state satisfies the goal",
+                           search.nodes)
+        upper = fluent_mask
+        for bits in goals:
+            upper &= bits
+        closure = atoms(_ids(upper))
+        return Closure(EXACT, closure, closure, method, "the whole state space was explored", search.nodes)
+    witness = goals[0] if goals else None
+    if witness is None:
+        witness, exhausted = _planner_witness(task, budget)
+        if witness is None:
+            if exhausted:
+                return Closure(UNSOLVABLE, atoms(lower), None, method, "no reachable state satisfies the goal",
+                               search.nodes)
+            return Closure(UNKNOWN, atoms(lower), None, method, "no goal state found within the search budget",
+                           search.nodes)
+        goals = [witness]
+    upper = fluent_mask
+    for bits in goals:
+        upper &= bits
+    for fid in sorted(_ids(upper) - lower):
+        if not upper >> fid & 1:
+            continue
+        found, _ = search.greedy(witness, 1 << fid)
+        if found is not None:
+            upper &= found
+    upper_ids = _ids(upper)
+    status = EXACT if upper_ids == lower else PARTIAL
+    reason = "" if status == EXACT else f"{len(upper_ids - lower)} candidate fact(s) neither proved nor refuted"
+    return Closure(status, atoms(lower), atoms(upper_ids | lower), method, reason, search.nodes)

@@ -1,0 +1,117 @@
+"""Scene graphs and labelled isomorphism (networkx VF2, or rustworkx's when installed: `pip install 'apb[fast]'`).
+
+A scene graph has one node per object, labelled by its type (a domain constant by its own name, since a renaming
+must fix it), and one node per proposition, labelled by its scene (init or goal) and predicate, with an edge to the
+object at each argument position labelled by that position. Two problems are the same up to renaming objects
+exactly when their graphs are isomorphic under these labels; the isomorphism is the renaming.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+import networkx as nx
+from networkx.algorithms import isomorphism
+
+BACKENDS = ("auto", "networkx", "rustworkx")
+
+
+class SceneGraph:
+    """Nodes with hashable labels and position-labelled edges from propositions to objects (backend neutral)."""
+
+    def __init__(self, objects: Mapping[str, str], constants: Iterable[str],
+                 scenes: Mapping[str, Iterable[tuple]]) -> None:
+        self.labels: list[tuple] = []
+        self.names: list[str | None] = []
+        self.edges: list[tuple[int, int, int]] = []
+        index: dict[str, int] = {}
+        for name in sorted(objects):
+            index[name] = self._node(("object", objects[name]), name)
+        for name in sorted(constants):
+            if name not in index:
+                index[name] = self._node(("constant", name), name)
+        for scene in sorted(scenes):
+            for atom in sorted(scenes[scene]):
+                node = self._node((scene, atom[0]), None)
+                for pos, arg in enumerate(atom[1:]):
+                    if arg not in index:  # an undeclared name: a constant of its own
+                        index[arg] = self._node(("constant", arg), arg)
+                    self.edges.append((node, index[arg], pos))
+
+    def _node(self, label: tuple, name: str | None) -> int:
+        self.labels.append(label)
+        self.names.append(name)
+        return len(self.labels) - 1
+
+    def signature(self) -> tuple:
+        """Label and edge-label counts: graphs that differ here are not isomorphic."""
+        degree: Counter = Counter()
+        for src, dst, pos in self.edges:
+            degree[(self.labels[dst], self.labels[src], pos)] += 1
+        return (sorted(Counter(self.labels).items()), sorted(degree.items()))
+
+    def to_networkx(self) -> nx.DiGraph:
+        graph = nx.DiGraph()
+        for node, label in enumerate(self.labels):
+            graph.add_node(node, label=label)
+        for src, dst, pos in self.edges:
+            if graph.has_edge(src, dst):  # the same object twice in one atom: positions as a tuple
+                graph.edges[src, dst]["pos"] = tuple(sorted((*_as_tuple(graph.edges[src, dst]["pos"]), pos)))
+            else:
+                graph.add_edge(src, dst, pos=pos)
+        return graph
+
+
+def _as_tuple(value) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def have_rustworkx() -> bool:
+    """Whether the optional rustworkx backend is importable."""
+    try:
+        import rustworkx  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _networkx_mapping(a: SceneGraph, b: SceneGraph) -> dict[int, int] | None:
+    matcher = isomorphism.DiGraphMatcher(a.to_networkx(), b.to_networkx(),
+                                         node_match=isomorphism.categorical_node_match("label", None),
+                                         edge_match=isomorphism.categorical_edge_match("pos", None))
+    for mapping in matcher.isomorphisms_iter():
+        return dict(mapping)
+    return None
+
+
+def _rustworkx_mapping(a: SceneGraph, b: SceneGraph) -> dict[int, int] | None:
+    import rustworkx as rx
+
+    def build(graph: SceneGraph):
+        g = rx.PyDiGraph()
+        g.add_nodes_from(graph.labels)
+        merged: dict[tuple[int, int], tuple] = {}
+        for src, dst, pos in graph.edges:
+            merged[(src, dst)] = tuple(sorted((*merged.get((src, dst), ()), pos)))
+        g.add_edges_from([(s, d, p) for (s, d), p in merged.items()])
+        return g
+
+    mappings = rx.vf2_mapping(build(a), build(b), node_matcher=lambda x, y: x == y,
+                              edge_matcher=lambda x, y: x == y, id_order=False)
+    for mapping in mappings:
+        return dict(mapping.items())
+    return None
+
+
+def isomorphism_mapping(a: SceneGraph, b: SceneGraph, backend: str = "auto") -> dict[str, str] | None:
+    """The object renaming (a's names -> b's) under which the graphs are equal, or None if there is none."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if len(a.labels) != len(b.labels) or len(a.edges) != len(b.edges) or a.signature() != b.signature():
+        return None
+    use_rx = backend == "rustworkx" or (backend == "auto" and have_rustworkx())
+    nodes = _rustworkx_mapping(a, b) if use_rx else _networkx_mapping(a, b)
+    if nodes is None:
+        return None
+    return {a.names[i]: b.names[j] for i, j in nodes.items() if a.names[i] is not None}
