@@ -136,4 +136,68 @@ def blocksworld_closure(domain: Domain, scene: Scene) -> Closure | None:
     return Closure(EXACT, closure, closure, method, "")
 
 
-RULES = (blocksworld_closure,)
+_GRIPPER = {"room": 1, "ball": 1, "gripper": 1, "at-robby": 1, "at": 2, "free": 1, "carry": 2}
+
+
+def _gripper_kinds(domain: Domain, scene: Scene, facts) -> tuple[set, set, set] | None:
+    """(rooms, balls, grippers) of untyped single-robot Gripper when the kinds are disjoint and cover every object."""
+    preds = domain.predicates
+    if set(preds) != set(_GRIPPER) or len(domain.actions) != 3 or any(
+            preds[name].arity != arity for name, arity in _GRIPPER.items()):
+        return None
+    kinds = {kind: {f[1] for f in facts if f[0] == kind} for kind in ("room", "ball", "gripper")}
+    rooms, balls, grippers = kinds["room"], kinds["ball"], kinds["gripper"]
+    if rooms & balls or rooms & grippers or balls & grippers or rooms | balls | grippers != set(scene.objects):
+        return None
+    return rooms, balls, grippers
+
+
+def _gripper_places(facts, rooms, balls, grippers) -> tuple[dict, dict, set, set] | None:
+    """(ball -> place, gripper -> ball, free grippers, robot rooms) of a fact set, None when a fact is misplaced."""
+    place: dict[str, tuple] = {}
+    load: dict[str, str] = {}
+    free: set[str] = set()
+    robot: set[str] = set()
+    for fact in facts:
+        pred, args = fact[0], fact[1:]
+        if pred == "at-robby" and args[0] in rooms:
+            robot.add(args[0])
+        elif pred == "at" and args[0] in balls and args[1] in rooms and args[0] not in place:
+            place[args[0]] = fact
+        elif pred == "carry" and args[0] in balls and args[1] in grippers and args[0] not in place \
+                and args[1] not in load:
+            place[args[0]], load[args[1]] = fact, args[0]
+        elif pred == "free" and args[0] in grippers:
+            free.add(args[0])
+        elif pred not in ("room", "ball", "gripper"):
+            return None
+    if free & set(load) or len(robot) > 1:
+        return None
+    return place, load, free, robot
+
+
+def gripper_closure(domain: Domain, scene: Scene) -> Closure | None:
+    """The exact closure of a goal of Planetarium's Gripper (one robot, two or more rooms): the type facts, plus
+    `free g` for each gripper the goal leaves empty once every ball is placed. None if the rule does not apply."""
+    kinds = _gripper_kinds(domain, scene, scene.init)
+    if kinds is None or scene.goal_neg or len(kinds[0]) < 2:
+        return None
+    rooms, balls, grippers = kinds
+    init = _gripper_places(scene.init, rooms, balls, grippers)
+    if init is None or len(init[0]) != len(balls) or len(init[3]) != 1 or init[2] | set(init[1]) != grippers:
+        return None
+    method = "rule:gripper"
+    statics = frozenset(f for f in scene.init if f[0] in ("room", "ball", "gripper"))
+    goal = _gripper_places(scene.goal, rooms, balls, grippers)
+    if goal is None or any(f[0] in ("room", "ball", "gripper") and f not in statics for f in scene.goal):
+        return Closure(UNSOLVABLE, statics | scene.goal, None, method, "the goal places a ball or gripper twice, "
+                       "or uses an object as the wrong kind")
+    place, load, _, _ = goal
+    implied = set(statics | scene.goal)
+    if len(place) == len(balls):
+        implied.update(("free", g) for g in grippers if g not in load)
+    closure = frozenset(implied)
+    return Closure(EXACT, closure, closure, method, "")
+
+
+RULES = (blocksworld_closure, gripper_closure)

@@ -1,0 +1,106 @@
+"""Planetarium's score of a generated PDDL problem against the gold one: parseable, solvable, correct.
+
+- parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
+  (negative or disjunctive goals are outside the task, so they count as unparseable);
+- solvable: an apb planner finds a plan within its budget and apb's engine validates it;
+- correct: the problem is equivalent to the gold one (apb.equivalence: same initial state and goal states up to
+  renaming objects and implied goal facts).
+An unparseable problem scores all false. The gold problem must parse; if it does not, that is the caller's error.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from apb.engine import Domain, Problem, Task, load_problem
+from apb.engine.errors import ApbError, PDDLError, PDDLWarning
+from apb.equivalence import Budget, check
+from apb.nl2pddl.registry import resolve_domain
+from apb.planners import solve
+
+
+class Evaluation(NamedTuple):
+    """Planetarium's triple."""
+
+    parseable: bool
+    solvable: bool
+    correct: bool
+
+
+@dataclass
+class Assessment:
+    """The triple plus what decided it: the parse error, the planner's status, the equivalence verdict and reason."""
+
+    evaluation: Evaluation
+    domain: str
+    error: str = ""
+    planner_status: str = ""
+    plan_length: int | None = None
+    verdict: str = ""
+    reason: str = ""
+
+    def to_dict(self) -> dict:
+        """A JSON-ready record."""
+        return {**self.evaluation._asdict(), "domain": self.domain, "error": self.error,
+                "planner_status": self.planner_status, "plan_length": self.plan_length, "verdict": self.verdict,
+                "reason": self.reason}
+
+
+def _text(source: str | Path) -> str:
+    if isinstance(source, Path):
+        return source.read_text(encoding="utf-8")
+    if "(" not in source and Path(source).is_file():
+        return Path(source).read_text(encoding="utf-8")
+    return source
+
+
+def _parse(text: str, domain: Domain, name: str) -> Problem:
+    """The problem, or PDDLError; negative goal literals are refused here (the engine itself allows them)."""
+    if "(" not in text:
+        raise PDDLError("not a PDDL problem: expected '(define (problem ...) ...)'", file=name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PDDLWarning)
+        problem = load_problem(text, domain)
+    goal = problem.goal
+    if not isinstance(goal, tuple) or any(not lit.positive for lit in goal):
+        raise PDDLError("the goal must be a conjunction of positive atoms (negative or disjunctive goals are "
+                        "outside the NL->PDDL task)", file=name)
+    return problem
+
+
+def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
+             timeout: float | None = None) -> tuple[bool, str, int | None]:
+    """(solvable, planner status, plan length): a plan found by apb's planner and validated by apb's engine."""
+    task = Task(domain, problem)
+    result = solve(task, planner, timeout=timeout, max_nodes=max_nodes)
+    if not result.solved:
+        return False, result.status, None
+    valid = task.validate(result.plan).valid
+    return valid, result.status if valid else "invalid_plan", len(result.plan)
+
+
+def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path | None = None, *,
+           placeholder: bool = False, planner: str = "gbfs", max_nodes: int = 200000,
+           budget: Budget | None = None) -> Assessment:
+    """Scores `predicted` against `gold` (paths or PDDL text) and says why (see the module docstring)."""
+    gold_text, pred_text = _text(gold), _text(predicted)
+    dom = resolve_domain(gold_text, domain)
+    gold_problem = _parse(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
+    try:
+        pred_problem = _parse(pred_text, dom, "<predicted>")
+    except ApbError as error:
+        return Assessment(Evaluation(False, False, False), dom.name, error=str(error))
+    ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
+    result = check(dom, gold_problem, pred_problem, placeholder=placeholder, budget=budget)
+    return Assessment(Evaluation(True, ok, result.verdict == "equivalent"), dom.name, planner_status=status,
+                      plan_length=length, verdict=result.verdict, reason=result.reason)
+
+
+def evaluate(gold_problem: str | Path, predicted_problem: str | Path, domain: Domain | str | Path | None = None, *,
+             placeholder: bool = False) -> Evaluation:
+    """Planetarium's (parseable, solvable, correct) for `predicted_problem` against `gold_problem`; the domain is
+    the shipped one named by the gold problem's `(:domain ...)` unless given."""
+    return assess(gold_problem, predicted_problem, domain, placeholder=placeholder).evaluation
