@@ -486,6 +486,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from apb.eval.cli import add_eval_parser, add_run_parser
     from apb.eval.report_cli import add_report_parser
+    from apb.equivalence.cli import add_equiv_parser
+    from apb.nl2pddl.cli import add_nl2pddl_parser
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
 
@@ -494,6 +496,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_parser(sub)
     add_eval_parser(sub)
     add_report_parser(sub)
+    add_equiv_parser(sub)
+    add_nl2pddl_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

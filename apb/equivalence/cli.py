@@ -1,0 +1,48 @@
+"""`apb equiv DOMAIN A B [--placeholder] [--json]`: exit 0 equivalent, 1 not equivalent, 2 bad input, 3 unknown.
+
+The main CLI adds the parser with `add_equiv_parser(subparsers)`; bad input raises ApbError subclasses, which the
+main CLI prints before exiting with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.markup import escape
+
+from apb.equivalence.check import EQUIVALENT, NOT_EQUIVALENT, check
+from apb.equivalence.graph import BACKENDS
+
+EXIT_CODES = {EQUIVALENT: 0, NOT_EQUIVALENT: 1, "unknown": 3}
+
+
+def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
+    """Adds `equiv` to the main parser's subparsers; returns its parser."""
+    p = subparsers.add_parser("equiv", help="are two PDDL problems the same task up to renaming? (exit 0 yes, "
+                                            "1 no, 2 bad input, 3 unknown)",
+                              description="Planetarium's equivalence: equal initial states and equal fully "
+                                          "specified goals under one renaming of objects.")
+    p.add_argument("domain", metavar="DOMAIN", help="the PDDL domain file")
+    p.add_argument("problem_a", metavar="A", help="a PDDL problem file")
+    p.add_argument("problem_b", metavar="B", help="another PDDL problem file")
+    p.add_argument("--placeholder", action="store_true",
+                   help="match the goal's objects separately from the initial state's (placeholder descriptions)")
+    p.add_argument("--backend", choices=BACKENDS, default="auto", help="graph isomorphism backend (default auto)")
+    p.add_argument("--json", action="store_true", help="machine-readable result")
+    p.set_defaults(func=cmd_equiv)
+    return p
+
+
+def cmd_equiv(args: argparse.Namespace) -> int:
+    result = check(args.domain, args.problem_a, args.problem_b, placeholder=args.placeholder, backend=args.backend)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        console = Console()
+        style = {"equivalent": "green", "not_equivalent": "red"}.get(result.verdict, "yellow")
+        console.print(f"[{style}]{result.verdict}[/{style}]" + (f": {escape(result.reason)}" if result.reason else ""))
+        if result.mapping:
+            console.print(escape(", ".join(f"{a} -> {b}" for a, b in sorted(result.mapping.items()))))
+    return EXIT_CODES[result.verdict]
