@@ -1,0 +1,5 @@
+; the gold goal with every implied fact spelled out: correct
+(define (problem bw-tower) (:domain blocksworld)
+  (:objects b1 b2 b3 b4)
+  (:init (arm-empty) (on-table b1) (on-table b2) (on-table b3) (on-table b4) (clear b1) (clear b2) (clear b3) (clear b4))
+  (:goal (and (on b1 b2) (on b2 b3) (on b3 b4) (clear b1) (on-table b4) (arm-empty))))

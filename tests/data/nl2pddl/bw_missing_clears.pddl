@@ -1,0 +1,5 @@
+; the init forgets every (clear ...): nothing can be picked up
+(define (problem bw-noclear) (:domain blocksworld)
+  (:objects b1 b2 b3 b4)
+  (:init (arm-empty) (on-table b1) (on-table b2) (on-table b3) (on-table b4))
+  (:goal (and (on b1 b2) (on b2 b3) (on b3 b4))))

@@ -1,0 +1,5 @@
+; b1 starts on b2: solvable, but a different task
+(define (problem bw-wrong-init) (:domain blocksworld)
+  (:objects b1 b2 b3 b4)
+  (:init (arm-empty) (on b1 b2) (on-table b2) (on-table b3) (on-table b4) (clear b1) (clear b3) (clear b4))
+  (:goal (and (on b1 b2) (on b2 b3) (on b3 b4))))

@@ -1,0 +1,66 @@
+"""apb.nl2pddl.evaluate: Planetarium-style examples (Blocksworld, Gripper, Floor Tile, single-rover Rovers) give
+the expected (parseable, solvable, correct) triples; domain resolution; `apb nl2pddl score`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from apb.cli import main
+from apb.errors import ApbError
+from apb.nl2pddl import Evaluation, assess, domain_keys, evaluate, resolve_domain
+
+DATA = Path(__file__).parent / "data" / "nl2pddl"
+CASES = yaml.safe_load((DATA / "cases.yaml").read_text())
+
+
+@pytest.mark.parametrize(("predicted", "gold", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_planetarium_style_examples(predicted, gold, expected):
+    assert evaluate(DATA / gold, DATA / predicted) == Evaluation(*expected)
+
+
+def test_evaluation_is_a_named_triple_and_text_works():
+    gold = (DATA / "bw_gold.pddl").read_text()
+    result = evaluate(gold, (DATA / "bw_renamed.pddl").read_text())
+    assert result == (True, True, True) and result.correct and result._fields == ("parseable", "solvable", "correct")
+
+
+def test_unparseable_explains_and_scores_all_false():
+    result = assess(DATA / "bw_gold.pddl", DATA / "bw_undeclared.pddl")
+    assert result.evaluation == (False, False, False)
+    assert "b5" in result.error
+
+
+def test_domain_resolved_by_name_or_given():
+    assert sorted(domain_keys()) == sorted(["planetarium/blocksworld", "planetarium/gripper",
+                                            "planetarium/floor-tile", "planetarium/rover-single"])
+    gold = (DATA / "floortile_gold.pddl").read_text()
+    assert resolve_domain(gold).name == "floor-tile"
+    assert resolve_domain(gold, "planetarium/floor-tile").name == "floor-tile"
+    unnamed = gold.replace("(:domain floor-tile)", "")
+    with pytest.raises(ApbError, match="no \\(:domain NAME\\)"):
+        resolve_domain(unnamed)
+    assert evaluate(unnamed, unnamed, "floor-tile") == (True, True, True)
+    with pytest.raises(ApbError, match="not a shipped benchmark domain"):
+        resolve_domain(gold.replace("(:domain floor-tile)", "(:domain kitchen)"))
+
+
+def test_bundled_ipc_floortile_is_not_planetarium_floor_tile():
+    from apb import domains
+
+    problem = domains.problem_files("floortile", "test")[0]
+    # its (:domain floor-tile) names Planetarium's simplified domain by default, so give the IPC one explicitly
+    assert evaluate(problem, problem, domains.domain_file("floortile")) == (True, True, True)
+
+
+def test_score_cli(capsys):
+    code = main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_underspecified.pddl"), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and (out["parseable"], out["solvable"], out["correct"]) == (True, True, False)
+    assert out["verdict"] == "not_equivalent"
+    assert main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_garbage.pddl")]) == 0
+    assert "not a PDDL problem" in capsys.readouterr().out
+    assert main(["nl2pddl", "score", str(DATA / "missing.pddl"), str(DATA / "bw_gold.pddl")]) == 2
