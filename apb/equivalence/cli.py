@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from apb.equivalence.check import EQUIVALENT, NOT_EQUIVALENT, check
+from apb.equivalence.closure import Budget
 from apb.equivalence.graph import BACKENDS
 
 EXIT_CODES = {EQUIVALENT: 0, NOT_EQUIVALENT: 1, "unknown": 3}
@@ -30,13 +31,19 @@ def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--placeholder", action="store_true",
                    help="match the goal's objects separately from the initial state's (placeholder descriptions)")
     p.add_argument("--backend", choices=BACKENDS, default="auto", help="graph isomorphism backend (default auto)")
+    p.add_argument("--max-states", type=int, default=None, metavar="N",
+                   help="search budget of the generic goal closure: states explored (default 20000); the answer "
+                        "is 'unknown' (exit 3) when a budget runs out before the closure is decided")
     p.add_argument("--json", action="store_true", help="machine-readable result")
     p.set_defaults(func=cmd_equiv)
     return p
 
 
 def cmd_equiv(args: argparse.Namespace) -> int:
-    result = check(args.domain, args.problem_a, args.problem_b, placeholder=args.placeholder, backend=args.backend)
+    budget = None if args.max_states is None else Budget(explore=args.max_states, search=args.max_states,
+                                                         total=5 * args.max_states)
+    result = check(args.domain, args.problem_a, args.problem_b, placeholder=args.placeholder, backend=args.backend,
+                   budget=budget)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -38,7 +39,7 @@ def add_nl2pddl_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    result = assess(args.gold, args.predicted, args.domain, placeholder=args.placeholder)
+    result = assess(Path(args.gold), Path(args.predicted), args.domain, placeholder=args.placeholder)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0

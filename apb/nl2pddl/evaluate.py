@@ -50,8 +50,12 @@ class Assessment:
 
 
 def _text(source: str | Path) -> str:
+    """PDDL text from a Path (which must exist) or a string: a file's path when it names one, else the text."""
     if isinstance(source, Path):
-        return source.read_text(encoding="utf-8")
+        try:
+            return source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise PDDLError(f"cannot read the problem: {err}", file=str(source)) from None
     if "(" not in source and Path(source).is_file():
         return Path(source).read_text(encoding="utf-8")
     return source
