@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from apb.engine import Domain, Problem
-from apb.equivalence.closure import UNSOLVABLE, UNKNOWN, Budget, Closure, generic_closure
+from apb.equivalence.closure import UNKNOWN, UNSOLVABLE, Budget, Closure, generic_closure
 from apb.equivalence.graph import SceneGraph, isomorphism_mapping
 from apb.equivalence.rules import RULES
 from apb.equivalence.scene import Scene, as_domain, load_scene

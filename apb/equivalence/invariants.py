@@ -134,7 +134,7 @@ def mutex_groups(model: GroundModel, fluent_preds: frozenset[str]) -> list[Group
         for fid, fact in enumerate(model.facts):
             for key in _keys(fact, pattern):
                 instances[key].add(fid)
-        for key, members in instances.items():
+        for members in instances.values():
             exact = len(members & model.init) == 1 and all(
                 not (delete & members) or (add & members) for _, add, delete in model.actions)
             if len(members) > 1 or exact:
