@@ -19,3 +19,8 @@ def rename(objects: dict[str, str], init, goal, order: list[int], prefix: str = 
     new = {names[i]: f"{prefix}{rank}" for rank, i in enumerate(order)}
     sub = lambda fact: (fact[0], *(new.get(a, a) for a in fact[1:]))  # noqa: E731
     return {new[o]: objects[o] for o in names}, [sub(f) for f in init], [sub(f) for f in goal], new
+
+
+def remove_at(items: list, index: int) -> list:
+    """The list without its item at `index`."""
+    return [item for i, item in enumerate(items) if i != index]

@@ -8,6 +8,10 @@ when x can stand on nothing else and cannot be held, and `arm-empty` when every 
 cannot be in the hand without contradicting the goal). tests/test_equivalence_rules.py checks the rule against an
 exhaustive exploration of the state space for every goal over three and four blocks.
 
+Gripper (Planetarium's: one robot, untyped, two or more rooms): every placement of balls in rooms and grippers is
+reachable, so a goal implies only the type facts and `free g` for every gripper it leaves empty once it places every
+ball. The same test checks this rule against exhaustive exploration.
+
 A rule returns None when it does not apply (another domain, a negative goal, an initial state that is not a proper
 state of the domain); the generic closure takes over then.
 """
