@@ -8,6 +8,7 @@ repeats of the same problem, and a cycle over every problem once each has been l
 
 from __future__ import annotations
 
+import os
 import platform
 import random
 import statistics
@@ -129,3 +130,88 @@ def print_env_report(report: dict[str, Any], console) -> None:
     console.print(f"lowest env throughput {report['min_steps_per_s']:,} steps/s (NL feedback and info included); "
                   f"slowest reset after loading {report['max_cycle_reset_ms']:.2f} ms", markup=False,
                   highlight=False)
+
+
+# ---- vector envs (apb bench env --vector) ----------------------------------------------------------------------
+def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Env steps per second (summed over the envs) with admissible random actions: `mode` None is one env from
+    `gymnasium.make`, else `gymnasium.make_vec` in that mode ('sync' or 'async') with `num_envs` envs."""
+    rng = random.Random(seed)
+    if mode is None:
+        env = gym.make(env_id(domain), max_episode_steps=24)
+        _, info = env.reset(seed=seed)
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            for _ in range(32):
+                _, _, terminated, truncated, info = env.step(rng.choice(info["admissible_actions"]))
+                steps += 1
+                if terminated or truncated:
+                    _, info = env.reset()
+        elapsed = time.perf_counter() - start
+        env.close()
+        return {"envs": 1, "steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+    envs = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24)
+    try:
+        _, infos = envs.reset(seed=seed)
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            for _ in range(8):
+                actions = tuple(rng.choice(a) for a in infos["admissible_actions"])
+                _, _, _, _, infos = envs.step(actions)
+                steps += num_envs
+        elapsed = time.perf_counter() - start
+    finally:
+        envs.close()
+    return {"envs": num_envs, "steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+
+
+def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num_envs: int = 2) -> dict[str, Any]:
+    """Single env, SyncVectorEnv and AsyncVectorEnv steps/s per domain (default: blocksworld, logistics)."""
+    register_envs()
+    rows = []
+    for domain in domains or ["blocksworld", "logistics"]:
+        for mode in (None, "sync", "async"):
+            rows.append({"domain": domain, "mode": mode or "single",
+                         **_rounded(vector_throughput(domain, mode, num_envs, seconds))})
+    return {"apb_version": __version__, "python": platform.python_version(), "machine": platform.machine(),
+            "cpus": os.cpu_count(), "seconds_per_run": seconds, "num_envs": num_envs, "rows": rows}
+
+
+def print_vector_report(report: dict[str, Any], console) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"apb {report['apb_version']} vector envs: env steps/s summed over the envs (Python "
+                        f"{report['python']}, {report['cpus']} CPUs, {report['seconds_per_run']} s per run, "
+                        "admissible random actions, 24-step episodes)")
+    for column in ("domain", "mode", "envs", "steps/s", "vs single"):
+        table.add_column(column, justify="left" if column in ("domain", "mode") else "right", no_wrap=True)
+    single = {r["domain"]: r["steps_per_s"] for r in report["rows"] if r["mode"] == "single"}
+    for r in report["rows"]:
+        table.add_row(r["domain"], r["mode"], str(r["envs"]), f"{r['steps_per_s']:,.0f}",
+                      f"{r['steps_per_s'] / single[r['domain']]:.2f}x")
+    console.width = max(console.width, 120)
+    console.print(table)
+
+
+def add_bench_env_parser(bench_subparsers) -> None:
+    """Adds `apb bench env` to the `apb bench` subparsers."""
+    p = bench_subparsers.add_parser("env", help="env.step throughput with NL feedback, and reset latency")
+    p.add_argument("--domains", help="comma-separated bundled domains (default: logistics,blocksworld,depot,rovers; "
+                                     "with --vector: blocksworld,logistics)")
+    p.add_argument("--seconds", type=float, default=1.0, help="stepping time per domain (default 1)")
+    p.add_argument("--vector", action="store_true",
+                   help="steps/s of gymnasium.make_vec sync and async vector envs next to a single env")
+    p.add_argument("--num-envs", type=int, default=2, help="envs per vector env with --vector (default 2)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_bench_env)
+
+
+def cmd_bench_env(args) -> int:
+    from apb.bench.output import comma_list, show_report
+
+    if args.num_envs < 1:
+        raise ApbError(f"--num-envs must be at least 1, not {args.num_envs}")
+    if args.vector:
+        report = run_vector_bench(comma_list(args.domains), seconds=args.seconds, num_envs=args.num_envs)
+        return show_report(report, print_vector_report, args.json)
+    return show_report(run_env_bench(comma_list(args.domains), seconds=args.seconds), print_env_report, args.json)

@@ -1,11 +1,17 @@
-"""A text space that accepts any printable text (Gymnasium's default `Text` charset has no spaces)."""
+"""A text space that accepts any printable text (Gymnasium's default `Text` charset has no spaces), and its
+shared memory for AsyncVectorEnv, so `gymnasium.make_vec(..., vectorization_mode="async")` returns the real text."""
 
 from __future__ import annotations
 
+import multiprocessing
+import operator
 import string
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from gymnasium.spaces import Text
+from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
 
 # What `sample()` draws from: printable ASCII without the vertical tab and form feed.
 SAMPLE_CHARSET = "".join(c for c in string.printable if c not in "\x0b\x0c\r")
@@ -31,3 +37,69 @@ class PrintableText(Text):
                 and self.max_length == other.max_length)
 
     __hash__ = None  # mutable like every gymnasium space
+
+
+class SharedTexts(Sequence):
+    """The texts of a vector env's shared-memory buffer, decoded on access (Gymnasium deep-copies it into a
+    plain tuple of str unless the vector env is made with `copy=False`, when this live view is returned)."""
+
+    def __init__(self, shared_memory: Any, n: int, max_length: int) -> None:
+        self._memory = shared_memory
+        self._n = n
+        self._size = max_length + 1
+
+    def _text(self, index: int) -> str:
+        buffer = np.frombuffer(self._memory.get_obj(), dtype=np.int32)
+        start = index * self._size
+        length = int(buffer[start])
+        return buffer[start + 1:start + 1 + length].tobytes().decode("utf-32-le", "surrogatepass")
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self._text(i) for i in range(*index.indices(self._n)))
+        i = operator.index(index)
+        if not -self._n <= i < self._n:
+            raise IndexError(f"index {i} is out of range for {self._n} envs")
+        return self._text(i % self._n)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, tuple | SharedTexts) and tuple(self) == tuple(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __copy__(self) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __deepcopy__(self, memo: dict) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __reduce__(self):
+        return tuple, (tuple(self),)
+
+
+# Gymnasium's shared memory for `Text` stores character indices into the sample charset and reads the buffer
+# once, so AsyncVectorEnv (shared_memory=True, its default) returned strings of '0'. PrintableText registers its
+# own: per env a length slot and up to max_length UTF-32 code points, read back on every access.
+@create_shared_memory.register(PrintableText)
+def _create_shared_text(space: PrintableText, n: int = 1, ctx: Any = multiprocessing) -> Any:
+    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))
+
+
+@read_from_shared_memory.register(PrintableText)
+def _read_shared_text(space: PrintableText, shared_memory: Any, n: int = 1) -> SharedTexts:
+    return SharedTexts(shared_memory, n, space.max_length)
+
+
+@write_to_shared_memory.register(PrintableText)
+def _write_shared_text(space: PrintableText, index: int, value: str, shared_memory: Any) -> None:
+    codes = np.frombuffer(str(value)[:space.max_length].encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+    buffer = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
+    start = index * (space.max_length + 1)
+    buffer[start] = len(codes)
+    buffer[start + 1:start + 1 + len(codes)] = codes

@@ -23,17 +23,40 @@ def _base(env: gym.Env):
     return inner
 
 
-class DiscreteActions(gym.Wrapper):
+def every_task(env: gym.Env) -> list:
+    """The grounded task of every problem the env can pick (loaded once; fixed indices are built over them)."""
+    base = _base(env)
+    return [base.task_for(entry.id) for entry in base.dataset.problems]
+
+
+def action_index(action: Any, size: int) -> int:
+    """An integer action index (a Python or numpy integer, or a one-element integer array) checked against
+    0..size-1; anything else is an ApbError that says what to pass."""
+    value = action
+    if isinstance(value, np.ndarray) and value.size == 1 and np.issubdtype(value.dtype, np.integer):
+        value = value.reshape(()).item()
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        shown = repr(action) if len(repr(action)) <= 60 else repr(action)[:57] + "..."
+        hint = "; env.action_names lists the action of each index" if isinstance(action, str) else ""
+        raise ApbError(f"DiscreteActions takes an integer action index 0-{size - 1}, got {shown} "
+                       f"({type(action).__name__}){hint}")
+    index = int(value)
+    if not 0 <= index < size:
+        raise ApbError(f"action index {index} is out of range 0-{size - 1}")
+    return index
+
+
+class DiscreteActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Actions are indices into a fixed, sorted list of every ground action of every problem the env can pick
     (`action_names`); `info["action_mask"]` (and `action_masks()`) marks the applicable ones. Actions that do
-    not exist in the current problem are never applicable."""
+    not exist in the current problem are never applicable. Recreatable from its spec (`env.spec.make()`)."""
 
     def __init__(self, env: gym.Env) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
         super().__init__(env)
-        base = _base(env)
         names: set[str] = set()
-        for entry in base.dataset.problems:
-            names.update(str(a) for a in base._load(entry).task.actions)
+        for task in every_task(env):
+            names.update(str(a) for a in task.actions)
         self.action_names: list[str] = sorted(names)
         self._index = {name: i for i, name in enumerate(self.action_names)}
         self.action_space = Discrete(len(self.action_names))
@@ -52,9 +75,7 @@ class DiscreteActions(gym.Wrapper):
         return obs, self._with_mask(info)
 
     def step(self, action) -> tuple[Any, float, bool, bool, dict]:
-        index = int(action)
-        if not 0 <= index < len(self.action_names):
-            raise ApbError(f"action index {index} is out of range 0-{len(self.action_names) - 1}")
+        index = action_index(action, len(self.action_names))
         obs, reward, terminated, truncated, info = self.env.step(self.action_names[index])
         return obs, reward, terminated, truncated, self._with_mask(info)
 
@@ -75,11 +96,13 @@ def _pddlgym_type(type_name: str) -> str:
     return "default" if type_name == "object" else type_name
 
 
-class LiteralObservations(gym.ObservationWrapper):
+class LiteralObservations(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """PDDLGym-style observations: `{"literals", "objects", "goal"}` as sorted tuples of strings, with static
-    facts included like PDDLGym does. `literal_format="pddl"` gives '(on a b)', `"pddlgym"` 'on(a:default,...)'."""
+    facts included like PDDLGym does. `literal_format="pddl"` gives '(on a b)', `"pddlgym"` 'on(a:default,...)'.
+    Its spaces are Sequences, which AsyncVectorEnv cannot share: vectorize it with `shared_memory=False`."""
 
     def __init__(self, env: gym.Env, literal_format: str = "pddl") -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, literal_format=literal_format)
         super().__init__(env)
         if literal_format not in ("pddl", "pddlgym"):
             raise ApbError(f"literal_format must be 'pddl' or 'pddlgym', not {literal_format!r}")
@@ -113,7 +136,7 @@ class LiteralObservations(gym.ObservationWrapper):
         return {"literals": tuple(sorted(facts)), "objects": tuple(sorted(object_names)), "goal": tuple(goal)}
 
 
-class TranslatedActions(gym.Wrapper):
+class TranslatedActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Free-text actions: `translator(text, info)` returns a grounded PDDL action (a string), None, or a result
     with `.action` (apb translators). Untranslatable text is passed on unchanged, so the env explains the
     problem. `info["translation"]` records input, output and, when given, method and confidence."""
@@ -122,6 +145,7 @@ class TranslatedActions(gym.Wrapper):
         super().__init__(env)
         if isinstance(translator, str | bytes) or not (callable(translator) or hasattr(translator, "translate")):
             raise ApbError("translator must be a callable translator(text, info) or have .translate(text, info)")
+        gym.utils.RecordConstructorArgs.__init__(self, translator=translator, _disable_deepcopy=True)
         self.translator = translator
         self._info: dict = {}
 

@@ -14,6 +14,19 @@ from apb.nl.grammar import article, join_and
 from apb.nl.render import TaskText
 
 _ACTION = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$|^\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*$")
+# Feedback quotes at most this many characters of an action text (and of any name in it), so an over-long action
+# cannot push an observation past the observation space's length.
+MAX_QUOTED = 200
+_SUGGEST_UP_TO = 100  # names longer than this get no "Did I mean" (difflib's cost grows with their length)
+
+
+def quoted(text: str, limit: int = MAX_QUOTED) -> str:
+    """`text` as feedback may show it: whitespace runs as one space, other non-printable characters escaped
+    (\\x00), cut to `limit` characters with '...' when longer. Every result is printable."""
+    flat = " ".join(text[:4 * limit].split())
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                    for c in flat[:limit + 1])
+    return shown if len(shown) <= limit and len(text) <= 4 * limit else shown[:limit] + "..."
 
 
 @dataclass
@@ -48,22 +61,27 @@ def diagnose(task: Task, text: object) -> Diagnosis:
     import difflib
 
     if not isinstance(text, str):
-        return Diagnosis("syntax", f"{text!r} (a {type(text).__name__}, not a string)")
+        return Diagnosis("syntax", f"{quoted(repr(text))} (a {type(text).__name__}, not a string)")
     parsed = split_action(text) if text.strip() else None
     if parsed is None:
         return Diagnosis("syntax", text)
     name, args = parsed
     schema = task.domain.action(name)
+    if schema is None and args and not text.lstrip().startswith("("):
+        # Words without parentheses that do not start with an action name are a sentence, not an action
+        # ("I pick up the red block"): not understood, rather than "no action called i".
+        return Diagnosis("syntax", text)
     if schema is None:
         names = [a.name for a in task.domain.actions]
-        close = difflib.get_close_matches(name, names, n=1)
+        close = difflib.get_close_matches(name, names, n=1) if len(name) <= _SUGGEST_UP_TO else []
         return Diagnosis("unknown_action", text, name, args, suggestion=close[0] if close else None)
     if len(args) != len(schema.parameters):
         return Diagnosis("wrong_arity", text, name, args, expected_arity=len(schema.parameters),
                          signature=schema.pddl_signature())
     unknown = [a for a in args if a not in task.objects]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], list(task.objects), n=1)
+        close = difflib.get_close_matches(unknown[0], list(task.objects), n=1) if len(unknown[0]) <= _SUGGEST_UP_TO \
+            else []
         return Diagnosis("unknown_object", text, name, args, unknown_objects=list(dict.fromkeys(unknown)),
                          suggestion=close[0] if close else None)
     mismatches = []
@@ -109,22 +127,25 @@ class NLFeedback:
         reasons = join_and([self.text.words.unmet(u) for u in unmet])
         return f"I cannot {self.text.action(action)} because {reasons}."
 
+    def episode_over(self) -> str:
+        return "I have already reached my goal, so the episode is over: reset the environment to start again."
+
     def failure(self, d: Diagnosis) -> str:
-        shown = d.text.strip() if isinstance(d.text, str) else d.text
+        shown = quoted(d.text)
         if d.kind == "syntax":
-            quoted = repr(shown) if isinstance(d.text, str) and not d.text.endswith("not a string)") else shown
-            return (f"I cannot understand {quoted} as an action. I write actions as (name object ...), for "
+            text = repr(shown) if not d.text.endswith("not a string)") else shown
+            return (f"I cannot understand {text} as an action. I write actions as (name object ...), for "
                     f"example {self._example}.")
         if d.kind == "unknown_action":
             hint = f" Did I mean {d.suggestion}?" if d.suggestion else ""
-            return (f"I cannot do {shown} because there is no action called {d.name}.{hint} "
+            return (f"I cannot do {shown} because there is no action called {quoted(d.name)}.{hint} "
                     f"The actions are {self._forms}.")
         if d.kind == "wrong_arity":
             return (f"I cannot do {shown} because {d.name} needs {d.expected_arity} object"
                     f"{'s' if d.expected_arity != 1 else ''}, as in {d.signature}, but {len(d.args)} "
                     f"{'were' if len(d.args) != 1 else 'was'} given.")
         if d.kind == "unknown_object":
-            names = join_and(d.unknown_objects)
+            names = quoted(join_and(d.unknown_objects))
             hint = f" Did I mean {d.suggestion}?" if d.suggestion else ""
             noun = "are no objects called" if len(d.unknown_objects) > 1 else "is no object called"
             return f"I cannot do {shown} because there {noun} {names}.{hint}"
@@ -165,14 +186,17 @@ class PDDLFeedback:
     def unmet(self, action: GroundAction, unmet: list[str]) -> str:
         return f"{action} failed: unmet preconditions " + " ".join(unmet) + "."
 
+    def episode_over(self) -> str:
+        return "Episode over: the goal is already reached; reset the environment to start again."
+
     def failure(self, d: Diagnosis) -> str:
-        shown = d.text.strip() if isinstance(d.text, str) else d.text
+        shown = quoted(d.text)
         if d.kind == "syntax":
             return f"{shown!r} failed: syntax error, expected (name object ...)."
         if d.kind == "unknown_action":
-            return f"{shown} failed: unknown action {d.name}."
+            return f"{shown} failed: unknown action {quoted(d.name)}."
         if d.kind == "wrong_arity":
             return f"{shown} failed: wrong number of arguments, expected {d.signature}."
         if d.kind == "unknown_object":
-            return f"{shown} failed: unknown object " + " ".join(d.unknown_objects) + "."
+            return f"{shown} failed: unknown object " + quoted(" ".join(d.unknown_objects)) + "."
         return f"{shown} failed: type mismatch " + ", ".join(f"{o} - {h} is not {w}" for o, h, w in d.mismatches) + "."

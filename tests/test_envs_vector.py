@@ -1,0 +1,93 @@
+"""Vector envs: `gymnasium.make_vec` in sync and async mode returns the real text observations and infos, with no
+extra kwargs (Gymnasium's shared memory for Text spaces would otherwise hand back strings of '0')."""
+
+from __future__ import annotations
+
+import copy
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import apb.envs  # noqa: F401  (registers the ids)
+from apb.envs.spaces import PrintableText
+from apb.envs.wrappers import DiscreteActions, LiteralObservations
+
+ID = "apb/Blocksworld-v0"
+
+
+def single(problem: int):
+    env = gym.make(ID, problem=problem)
+    obs, info = env.reset(seed=0)
+    return env, obs, info
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_returns_the_real_observations_and_infos(mode):
+    envs = gym.make_vec(ID, num_envs=2, vectorization_mode=mode)
+    try:
+        obs, infos = envs.reset(seed=0, options={"problem": 1})
+        _, expected, info1 = single(1)
+        assert isinstance(obs, tuple) and len(obs) == 2
+        assert obs == (expected, expected)
+        assert list(infos["problem_id"]) == ["p01", "p01"]
+        assert envs.single_observation_space.contains(obs[0])
+        action = info1["admissible_actions"][0]
+        obs2, reward, terminated, truncated, infos2 = envs.step((action, "(fly away)"))
+        env, *_ = single(1)
+        feedback = env.step(action)[0]
+        assert obs2[0] == feedback and obs2[0].startswith("I ")
+        assert "there is no action called fly" in obs2[1]
+        assert list(infos2["action_valid"]) == [True, False]
+        assert list(reward) == [0.0, 0.0] and not terminated.any() and not truncated.any()
+        assert obs2 != obs  # the buffer is read again on every step
+    finally:
+        envs.close()
+
+
+def test_async_without_copy_reads_each_step_and_copies_are_plain_tuples():
+    envs = gym.make_vec(ID, num_envs=2, vectorization_mode="async", vector_kwargs={"copy": False})
+    try:
+        live, infos = envs.reset(seed=0, options={"problem": 2})
+        first = copy.deepcopy(live)
+        assert type(first) is tuple and first[0].startswith(live[0][:20])
+        envs.step(tuple(infos["admissible_actions"][i][0] for i in range(2)))
+        assert live[0] != first[0] and live[0].startswith("I ")  # a view: it follows the buffer
+        assert len(live) == 2 and list(live) == [live[0], live[1]]
+    finally:
+        envs.close()
+
+
+def test_async_shared_memory_holds_unicode_and_long_text():
+    from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
+
+    space = PrintableText(50)
+    memory = create_shared_memory(space, n=3)
+    view = read_from_shared_memory(space, memory, n=3)
+    assert tuple(view) == ("", "", "")
+    write_to_shared_memory(space, 1, "Ünïcödé blöck ☃\nnext line", memory)
+    write_to_shared_memory(space, 2, "x" * 80, memory)  # longer than the space: cut at max_length
+    assert view[1] == "Ünïcödé blöck ☃\nnext line" and view[2] == "x" * 50 and view[0] == ""
+    write_to_shared_memory(space, 1, "short", memory)
+    assert view[1] == "short"
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_with_apb_wrappers(mode):
+    envs = gym.make_vec(ID, num_envs=2, vectorization_mode=mode, wrappers=[DiscreteActions])
+    try:
+        _, infos = envs.reset(seed=3, options={"problem": 1})
+        mask = infos["action_mask"]
+        assert mask.shape[0] == 2 and mask.dtype == np.int8
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in mask])
+        _, _, _, _, infos = envs.step(actions)
+        assert list(infos["action_valid"]) == [True, True]
+    finally:
+        envs.close()
+    envs = gym.make_vec(ID, num_envs=2, vectorization_mode=mode, wrappers=[LiteralObservations],
+                        vector_kwargs={"shared_memory": False} if mode == "async" else {})
+    try:
+        obs, infos = envs.reset(seed=3, options={"problem": 1})
+        assert list(obs["literals"][0]) == sorted(infos["state_pddl"][0])
+    finally:
+        envs.close()
