@@ -24,6 +24,7 @@ AGENTS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "fd-opt": ("apb.agents.baselines", "PlannerAgent", {"planner": "fd-opt"}),
     "fd-sat": ("apb.agents.baselines", "PlannerAgent", {"planner": "fd-sat"}),
     "oracle": ("apb.agents.baselines", "OracleAgent", {}),
+    "llm+p": ("apb.agents.llm_plus_p", "LLMPlusPAgent", {}),
     "human": ("apb.agents.human", "HumanAgent", {}),
 }
 # Agents whose prompts carry PDDL: their envs use description="pddl".
