@@ -393,13 +393,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return show_report(report, print_engine_report, args.json)
 
 
-def cmd_bench_env(args: argparse.Namespace) -> int:
-    from apb.bench.env import print_env_report, run_env_bench
-    from apb.bench.output import comma_list, show_report
-
-    return show_report(run_env_bench(comma_list(args.domains), seconds=args.seconds), print_env_report, args.json)
-
-
 # ---- entry point ---------------------------------------------------------------------------------------------
 def _add_env_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments that pick an environment's problem and wording (describe, play)."""
@@ -508,11 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--peer-python", help="python executable that has pddlgym installed (default: this one)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
-    b = bench_sub.add_parser("env", help="env.step throughput with NL feedback, and reset latency")
-    b.add_argument("--domains", help="comma-separated bundled domains (default: logistics,blocksworld,depot,rovers)")
-    b.add_argument("--seconds", type=float, default=1.0, help="stepping time per domain (default 1)")
-    b.add_argument("--json", action="store_true")
-    b.set_defaults(func=cmd_bench_env)
+    from apb.bench.env import add_bench_env_parser
+
+    add_bench_env_parser(bench_sub)
     from apb.bench.llm import add_bench_llm_parser
     from apb.bench.random_agent import add_bench_random_parser
     from apb.bench.translate import add_bench_translate_parser
