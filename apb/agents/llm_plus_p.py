@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from apb.agents.baselines import _PlanFollower
 from apb.agents.base import BaseAgent, StopEpisode
+from apb.agents.baselines import _PlanFollower
 from apb.engine import load_domain, load_task
 from apb.engine.errors import ApbError
 from apb.prompts import prompt_family
@@ -29,16 +29,20 @@ def extract_problem_pddl(text: str) -> str:
     start = text.lower().find("(define")
     if start < 0:
         return text.strip()
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == ";":
+    depth, i = 0, start
+    while i < len(text):
+        char = text[i]
+        if char == ";":  # a comment runs to the end of its line
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
             continue
-        if text[i] == "(":
+        if char == "(":
             depth += 1
-        elif text[i] == ")":
+        elif char == ")":
             depth -= 1
             if depth == 0:
                 return text[start:i + 1]
+        i += 1
     return text[start:].strip()
 
 
