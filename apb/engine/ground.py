@@ -1,17 +1,21 @@
-"""Grounds a lifted domain + problem by relaxed reachability into STRIPS operators over fact ids.
+"""Grounds a lifted domain + problem by relaxed reachability: the reachable facts and operator/axiom bindings.
 
-Only operators whose positive preconditions are reachable when deletes are ignored are kept; static facts
-(of predicates no action changes) are checked during grounding and then folded away. Parameters may bind
-the same object twice unless a precondition forbids it.
+Only operators whose preconditions may hold when deletes are ignored are kept (negated fluent conditions count as
+true, static facts are exact); their add effects, conditional ones whose condition may hold, and the heads of
+axioms whose bodies may hold are reachable. Static facts (of predicates no action changes and no axiom derives)
+are checked during grounding and then folded away. Parameters may bind the same object twice unless a
+precondition forbids it.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from apb.engine.model import ActionSchema, Domain, Literal, Problem
+from apb.engine.formulas import NNF, RelaxedFacts, bindings_of, predicates_of, to_nnf
+from apb.engine.model import ActionSchema, Axiom, Domain, Literal, Problem
+from apb.engine.reader import split_conjuncts
 
 Fact = tuple  # (predicate, arg, ...)
 
@@ -29,6 +33,8 @@ class GroundingResult:
     fluent_predicates: frozenset
     reachable_facts: set
     bindings: list[tuple[ActionSchema, tuple[str, ...]]]
+    axiom_bindings: list[tuple[Axiom, tuple[str, ...]]] = field(default_factory=list)
+    objects_of: object = None
 
 
 class _FactIndex:
@@ -78,6 +84,14 @@ class _SchemaGrounder:
         self.filters = [lit for lit in schema.precondition
                         if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
         self.static_facts = static_facts
+        # ADL parts, checked by relaxed evaluation; the schema is re-enumerated when any predicate they use grows.
+        self.complex: list[NNF] = [to_nnf(part) for part in schema.complex_precondition]
+        self.conditional = [(ce, None if ce.condition is None else to_nnf(ce.condition))
+                            for ce in schema.conditional_effects]
+        watched = set(self.predicates)
+        for node in [*self.complex, *(c for _, c in self.conditional if c is not None)]:
+            watched.update(pred for pred, _ in predicates_of(node))
+        self.predicates = frozenset(watched)
 
     @staticmethod
     def _join_order(literals: list[Literal], static_preds: frozenset) -> list[Literal]:
@@ -158,8 +172,23 @@ def object_types(domain: Domain, problem: Problem) -> dict[str, str]:
     return objects
 
 
+def _axiom_schema(axiom: Axiom) -> ActionSchema:
+    """An axiom as a pseudo-operator for reachability: body as precondition, head as add effect."""
+    literals, rest = split_conjuncts(axiom.body)
+    head = Literal(axiom.predicate, tuple(p.name for p in axiom.parameters))
+    return ActionSchema(f"(:derived {axiom.predicate})", axiom.parameters, literals, (head,), rest)
+
+
+def fluent_predicates(domain: Domain) -> frozenset[str]:
+    """Predicates some action may change (also conditionally) or some axiom derives."""
+    preds = {e.predicate for a in domain.actions for e in a.effects}
+    preds.update(ce.literal.predicate for a in domain.actions for ce in a.conditional_effects)
+    preds.update(domain.derived_predicates)
+    return frozenset(preds)
+
+
 def ground(domain: Domain, problem: Problem) -> GroundingResult:
-    """Relaxed-reachability grounding; returns reachable facts and operator bindings."""
+    """Relaxed-reachability grounding; returns reachable facts and operator and axiom bindings."""
     objects = object_types(domain, problem)
     cache: dict[tuple[str, ...], frozenset[str]] = {}
 
@@ -168,14 +197,16 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
             cache[types] = frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
         return cache[types]
 
-    fluent_preds = frozenset(e.predicate for a in domain.actions for e in a.effects)
+    fluent_preds = fluent_predicates(domain)
     static_preds = frozenset(domain.predicates) - fluent_preds
     init = [(lit.predicate, *lit.args) for lit in problem.init]
     static_facts = frozenset(f for f in init if f[0] in static_preds)
     index = _FactIndex()
     for fact in init:
         index.add(fact)
-    grounders = [_SchemaGrounder(s, domain, objects_of, static_preds, static_facts) for s in domain.actions]
+    relaxed = RelaxedFacts(static_preds, static_facts, index.facts, objects_of)
+    schemas = [*domain.actions, *(_axiom_schema(axiom) for axiom in domain.axioms)]
+    grounders = [_SchemaGrounder(s, domain, objects_of, static_preds, static_facts) for s in schemas]
     changed_at: dict[str, int] = defaultdict(int)
     enumerated_at: dict[int, int] = {}
     results: dict[int, list[tuple[str, ...]]] = {}
@@ -188,15 +219,28 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
             if last is not None and all(changed_at[p] <= last for p in grounder.predicates):
                 continue
             enumerated_at[k] = generation
-            found = list(grounder.bindings(index))
-            results[k] = found
-            for args in found:
+            found = []
+            for args in grounder.bindings(index):
                 binding = dict(zip(grounder.params, args))
-                for eff in grounder.schema.add_effects:
-                    fact = (eff.predicate, *(binding.get(a, a) for a in eff.args))
+                if grounder.complex and not all(relaxed.holds(c, binding) for c in grounder.complex):
+                    continue
+                found.append(args)
+                new_facts = [(eff.predicate, *(binding.get(a, a) for a in eff.args))
+                             for eff in grounder.schema.add_effects]
+                for ce, condition in grounder.conditional:
+                    if not ce.literal.positive:
+                        continue
+                    for extended in bindings_of(ce.parameters, objects_of, binding):
+                        if condition is None or relaxed.holds(condition, extended):
+                            new_facts.append((ce.literal.predicate, *(extended.get(a, a) for a in ce.literal.args)))
+                for fact in new_facts:
                     if index.add(fact):
                         generation += 1
-                        changed_at[eff.predicate] = generation
+                        changed_at[fact[0]] = generation
                         progress = True
-    bindings = [(g.schema, args) for k, g in enumerate(grounders) for args in results.get(k, [])]
-    return GroundingResult(objects, static_facts, fluent_preds, index.facts, bindings)
+            results[k] = found
+    n = len(domain.actions)
+    bindings = [(g.schema, args) for k, g in enumerate(grounders[:n]) for args in results.get(k, [])]
+    axiom_bindings = [(axiom, args) for axiom, k in zip(domain.axioms, range(n, len(grounders)))
+                      for args in results.get(k, [])]
+    return GroundingResult(objects, static_facts, fluent_preds, index.facts, bindings, axiom_bindings, objects_of)

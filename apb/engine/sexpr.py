@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from apb.engine.errors import PDDLSyntaxError
 
-_TOKEN = re.compile(r";[^\n]*|\(|\)|[^\s();]+")
+# A '?' always starts a new token, as in Fast Downward's reader: `(aircraft?a)` is `(aircraft ?a)`.
+_TOKEN = re.compile(r";[^\n]*|\(|\)|\?[^\s();?]*|[^\s();?]+")
 
 
 class Source:

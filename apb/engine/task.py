@@ -1,4 +1,19 @@
-"""A grounded planning task: immutable bitset states, applicable/apply/explain, goals and plan validation."""
+"""A grounded planning task: immutable bitset states, applicable/apply/explain, goals, costs and plan validation.
+
+The grounded representation (for planners, heuristics and the NL layer):
+
+- facts: `fact_names[i]` is the PDDL of fact id i, a bit of `State.bits`. Fluent facts, derived facts (computed by
+  the axioms after every step: `derived_mask`) and goal facts get ids; static facts are folded away.
+- `actions`: the reachable `GroundAction`s, sorted by their PDDL string (see apb.engine.actions for masks,
+  complex precondition parts and conditional `effects`); `successor_bits(bits, action)` is the transition.
+- goal: `goal_pos_mask`/`goal_neg_mask` (the literal conjuncts and the fact conjuncts of quantified goals) and
+  `goal_extra` (the ground formulas the masks do not decide); `is_goal_bits(bits)` tests all of it.
+- `is_strips`: no conditional effects, no complex preconditions or goals, no axioms: then the masks are the
+  whole story and `successor_bits` is `(bits & ~del_mask) | add_mask`.
+- `cost(action)`: the step cost; `has_costs` says whether costs come from total-cost (see apb.engine.effects).
+- `explain_detail(state, action)` / `goal_detail(state)`: why a precondition / the goal fails, as
+  apb.engine.explain.Unmet trees; `explain` / `unsatisfied_goals` give the same as PDDL strings.
+"""
 
 from __future__ import annotations
 
@@ -6,115 +21,32 @@ import difflib
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
+from apb.engine.actions import Condition, GroundAction, State, ValidationResult, _mask, mask_decided
+from apb.engine.axioms import AxiomEvaluator, stratify
+from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
+from apb.engine.explain import Explainer, Unmet
+from apb.engine.formulas import FormulaGrounder, to_nnf
 from apb.engine.ground import GroundingResult, fact_str, ground
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
 
+__all__ = ["SCAN_LIMIT", "Condition", "GroundAction", "State", "Task", "ValidationResult"]
+
 # Up to this many ground actions a linear scan of precondition masks beats the successor generator's tree.
 SCAN_LIMIT = 64
 
-
-class State:
-    """An immutable, hashable set of true fluent facts, stored as a bitmask over the task's fact ids."""
-
-    __slots__ = ("bits",)
-
-    def __init__(self, bits: int) -> None:
-        object.__setattr__(self, "bits", bits)
-
-    def __setattr__(self, name, value):
-        raise AttributeError("State is immutable")
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and other.bits == self.bits
-
-    def __hash__(self) -> int:
-        return hash(self.bits)
-
-    def __repr__(self) -> str:
-        return f"State({self.bits:#x})"
-
-    def __reduce__(self):
-        return (State, (self.bits,))
-
-
-# A precondition as checked at run time: (fact id or -1 when always unmet, wanted truth, PDDL text).
-Condition = tuple[int, bool, str]
-
-
-class GroundAction:
-    """A ground operator. `str(a) == "(stack a b)"`; ordered and compared by that string."""
-
-    __slots__ = ("_key", "_str", "add", "add_mask", "args", "conditions", "del_mask", "delete", "index", "name",
-                 "neg", "neg_mask", "pre", "pre_mask", "schema")
-
-    def __init__(self, schema: ActionSchema, args: tuple[str, ...], pre: tuple[int, ...], neg: tuple[int, ...],
-                 add: tuple[int, ...], delete: tuple[int, ...], conditions: tuple[Condition, ...],
-                 index: int = -1) -> None:
-        self.schema = schema
-        self.name = schema.name
-        self.args = args
-        self.pre, self.neg, self.add, self.delete = pre, neg, add, delete
-        self.pre_mask = _mask(pre)
-        self.neg_mask = _mask(neg)
-        self.add_mask = _mask(add)
-        self.del_mask = _mask(delete)
-        self.conditions = conditions
-        self.index = index
-        self._str = "(" + " ".join((self.name, *args)) + ")"
-        self._key = (self.name, args)
-
-    @property
-    def never_applicable(self) -> bool:
-        """True when a static or unreachable precondition can never hold (the action is not in `task.actions`)."""
-        return any(fid < 0 for fid, _, _ in self.conditions)
-
-    def __str__(self) -> str:
-        return self._str
-
-    def __repr__(self) -> str:
-        return f"GroundAction{self._str}"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, GroundAction) and other._key == self._key
-
-    def __hash__(self) -> int:
-        return hash(self._key)
-
-    def __lt__(self, other: GroundAction) -> bool:
-        return self._str < other._str
-
-
-def _mask(ids: Iterable[int]) -> int:
-    mask = 0
-    for i in ids:
-        mask |= 1 << i
-    return mask
-
-
-@dataclass
-class ValidationResult:
-    """Outcome of validating a plan: `failed_step` is the 0-based index of the first failing step."""
-
-    valid: bool
-    steps: int
-    final_state: State
-    failed_step: int | None = None
-    failed_action: str | None = None
-    kind: str | None = None  # an ActionError kind, or "goal_not_reached"
-    unmet: list[str] = field(default_factory=list)
-    reason: str = ""
-    line: int | None = None
-
-    def __bool__(self) -> bool:
-        return self.valid
-
-
 _ACTION_TEXT = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$|^\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*$")
+
+
+def _fact_parts(formula) -> tuple[list[int], list[int]]:
+    """(positive, negative) fact ids of a mask-decided ground formula (a fact or a conjunction of facts)."""
+    children = (formula,) if formula.kind == "fact" else formula.children
+    pos = [c.fid for c in children if c.kind == "fact" and c.positive and c.fid >= 0]
+    neg = [c.fid for c in children if c.kind == "fact" and not c.positive and c.fid >= 0]
+    return pos, neg
 
 
 class Task:
@@ -127,6 +59,7 @@ class Task:
         self.objects: dict[str, str] = g.objects
         self._static = g.static_facts
         self._fluent_preds = g.fluent_predicates
+        static_preds = frozenset(domain.predicates) - g.fluent_predicates
         goal_facts = [(lit.predicate, *lit.args) for lit in problem.goal]
         table = {f for f in g.reachable_facts if f[0] in g.fluent_predicates}
         table.update(goal_facts)
@@ -135,30 +68,71 @@ class Task:
         self.fact_names: tuple[str, ...] = tuple(fact_str(f) for f in ordered)
         # Static facts that got an id (only goal facts do): set in every state, hidden from `facts`.
         self._static_bits = _mask(i for i, f in enumerate(ordered) if f in self._static)
+        objects_of = g.objects_of or self._objects_of
+        self._formulas = FormulaGrounder(self._fact_ids.get, static_preds, self._static, objects_of)
+        self._effects = EffectGrounder(self._formulas, self._fact_ids.get, objects_of)
+        self._complex_nnf: dict[int, list] = {}
+        self.has_costs = uses_costs(problem)
+        derived = domain.derived_predicates
+        self.derived_mask = _mask(i for i, f in enumerate(ordered) if f[0] in derived)
+        self.axioms: AxiomEvaluator | None = self._ground_axioms(g) if domain.axioms else None
+        self._explainer = Explainer(self.axioms)
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
         actions = [self._make_action(schema, args) for schema, args in g.bindings]
+        actions = [a for a in actions if not a.impossible]
         actions.sort()
         for i, action in enumerate(actions):
             action.index = i
             self._cache[action._key] = action
         self.actions: tuple[GroundAction, ...] = tuple(actions)
         self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions)
+        self._extra_ids = frozenset(a.index for a in actions if a.extra)
         self._generator: SuccessorGenerator | None = None
         init_bits = 0
         for lit in problem.init:
             fid = self._fact_ids.get((lit.predicate, *lit.args))
             if fid is not None:
                 init_bits |= 1 << fid
+        if self.axioms is not None:
+            init_bits = self.axioms.closure(init_bits)
         self.initial_state = State(init_bits)
         self.goal: tuple[Literal, ...] = problem.goal
-        self.goal_pos: tuple[int, ...] = tuple(self._fact_ids[(lit.predicate, *lit.args)]
-                                              for lit in problem.goal if lit.positive)
-        self.goal_neg: tuple[int, ...] = tuple(self._fact_ids[(lit.predicate, *lit.args)]
-                                              for lit in problem.goal if not lit.positive)
-        # The goal as bitmasks: a state is a goal state iff it has every bit of goal_pos_mask and none of
-        # goal_neg_mask (search code tests goals on raw bits with these).
+        goal_pos = [self._fact_ids[(lit.predicate, *lit.args)] for lit in problem.goal if lit.positive]
+        goal_neg = [self._fact_ids[(lit.predicate, *lit.args)] for lit in problem.goal if not lit.positive]
+        parts = [self._formulas.ground(to_nnf(part), {}) for part in problem.complex_goal]
+        self.goal_parts = tuple(p for p in parts if p.const is not True)
+        for part in self.goal_parts:
+            if part.const is None and mask_decided(part):
+                pos, neg = _fact_parts(part)
+                goal_pos.extend(pos)
+                goal_neg.extend(neg)
+        self.goal_extra = tuple(p for p in self.goal_parts if p.const is False or not mask_decided(p))
+        self.goal_pos: tuple[int, ...] = tuple(dict.fromkeys(goal_pos))
+        self.goal_neg: tuple[int, ...] = tuple(dict.fromkeys(goal_neg))
+        # The goal as bitmasks: a state is a goal state iff it has every bit of goal_pos_mask, none of
+        # goal_neg_mask, and every formula of goal_extra holds (search code tests goals with is_goal_bits).
         self.goal_pos_mask = _mask(self.goal_pos)
         self.goal_neg_mask = _mask(self.goal_neg)
+        self.is_strips = self.axioms is None and not self.goal_extra and all(a.is_strips for a in actions)
+
+    def _objects_of(self, types: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(o for o, t in self.objects.items() if self.domain.is_subtype(t, types))
+
+    def _ground_axioms(self, g: GroundingResult) -> AxiomEvaluator:
+        strata = stratify(self.domain)
+        layers: list[list] = [[] for _ in range(max(strata.values(), default=0) + 1)]
+        bodies: dict[int, object] = {}
+        for axiom, args in g.axiom_bindings:
+            fid = self._fact_ids.get((axiom.predicate, *args))
+            if fid is None:
+                continue
+            key = id(axiom)
+            if key not in bodies:
+                bodies[key] = to_nnf(axiom.body)
+            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)))
+            if body.const is not False:
+                layers[strata[axiom.predicate]].append((fid, body))
+        return AxiomEvaluator(layers, self.derived_mask)
 
     # ---- building ground actions -------------------------------------------------------------------------
     def _make_action(self, schema: ActionSchema, args: tuple[str, ...]) -> GroundAction:
@@ -185,29 +159,54 @@ class Task:
                 continue
             (pre if lit.positive else neg).append(fid)
             conditions.append((fid, lit.positive, text))
-        add: list[int] = []
-        delete: list[int] = []
-        for eff in schema.effects:
-            fid = self._fact_ids.get((eff.predicate, *(binding.get(a, a) for a in eff.args)))
-            if fid is not None:
-                (add if eff.positive else delete).append(fid)
-        return GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
-                            tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), tuple(conditions))
+        parts: tuple = ()
+        if schema.complex_precondition:
+            key = id(schema)
+            if key not in self._complex_nnf:
+                self._complex_nnf[key] = [to_nnf(p) for p in schema.complex_precondition]
+            grounded = (self._formulas.ground(n, binding) for n in self._complex_nnf[key])
+            parts = tuple(p for p in grounded if p.const is not True)
+            for part in parts:
+                if part.const is None and mask_decided(part):
+                    pos, negs = _fact_parts(part)
+                    pre.extend(pos)
+                    neg.extend(negs)
+        if schema.is_strips:
+            add: list[int] = []
+            delete: list[int] = []
+            for eff in schema.effects:
+                fid = self._fact_ids.get((eff.predicate, *(binding.get(a, a) for a in eff.args)))
+                if fid is not None:
+                    (add if eff.positive else delete).append(fid)
+            adds, deletes, effects = tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), ()
+        else:
+            adds, deletes, effects = self._effects.ground(schema, binding)
+        cost = action_cost(schema, binding, self.problem, self.has_costs)
+        return GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)), adds, deletes,
+                            tuple(conditions), parts=parts, effects=effects, cost=cost)
 
     # ---- the simulation primitives -----------------------------------------------------------------------
     def applicable(self, state: State) -> list[GroundAction]:
         """The ground actions applicable in `state`, sorted by their PDDL string."""
         bits = state.bits
         if len(self._checks) <= SCAN_LIMIT:
+            if self._extra_ids:
+                return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg
+                        and all(f.holds(bits) for f in a.extra)]
             return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
         actions = self.actions
-        return [actions[i] for i in self._successors().applicable_ids(bits)]
+        return [actions[i] for i in self.applicable_ids(bits)]
 
     def applicable_ids(self, bits: int) -> list[int]:
         """Indices into `actions` of the actions applicable in the state with these bits, ascending."""
         if len(self._checks) <= SCAN_LIMIT:
-            return [a.index for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
-        return self._successors().applicable_ids(bits)
+            ids = [a.index for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
+        else:
+            ids = self._successors().applicable_ids(bits)
+        if self._extra_ids:
+            extra, actions = self._extra_ids, self.actions
+            ids = [i for i in ids if i not in extra or all(f.holds(bits) for f in actions[i].extra)]
+        return ids
 
     def _successors(self) -> SuccessorGenerator:
         if self._generator is None:  # built on first use: grounding stays cheap for tasks never simulated
@@ -217,32 +216,64 @@ class Task:
     def is_applicable(self, state: State, action: GroundAction) -> bool:
         bits = state.bits
         return (not action.never_applicable and bits & action.pre_mask == action.pre_mask
-                and not bits & action.neg_mask)
+                and not bits & action.neg_mask and all(f.holds(bits) for f in action.extra))
 
     def explain(self, state: State, action: GroundAction | str) -> list[str]:
-        """The unmet preconditions of `action` in `state` as PDDL strings (in domain order); empty iff applicable."""
+        """The unmet preconditions of `action` in `state` as PDDL strings; empty iff applicable.
+
+        Literal preconditions come first, in domain order, as the atom or "(not atom)"; then complex ones: a
+        disjunction or existential that fails as its PDDL, a universal one as its failing instances, a derived
+        atom as "<atom> because <what its definition misses>" (see `explain_detail` for the structure).
+        """
+        return [s for unmet in self.explain_detail(state, action) for s in unmet.strings()]
+
+    def explain_detail(self, state: State, action: GroundAction | str) -> list[Unmet]:
+        """Why `action` is not applicable in `state`, as apb.engine.explain.Unmet trees; empty iff applicable."""
         action = self._coerce(action)
         bits = state.bits
-        unmet = []
+        explainer = self._explainer
+        unmet: list[Unmet] = []
         for fid, wanted, text in action.conditions:
             if fid < 0 or bool(bits >> fid & 1) != wanted:
-                unmet.append(text)
+                unmet.extend(explainer.literal(fid, wanted, text, bits))
+        for part in action.parts:
+            unmet.extend(explainer.why(part, bits))
         return unmet
 
     def apply(self, state: State, action: GroundAction | str) -> State:
-        """The successor state (delete effects first, then add effects); raises NotApplicableError."""
+        """The successor state (conditional effects, deletes before adds, then axioms); raises
+        NotApplicableError when a precondition fails."""
         action = self._coerce(action)
-        bits = state.bits
-        if action.never_applicable or bits & action.pre_mask != action.pre_mask or bits & action.neg_mask:
+        if not self.is_applicable(state, action):
             raise NotApplicableError(str(action), self.explain(state, action))
-        return State((bits & ~action.del_mask) | action.add_mask)
+        return State(self.successor_bits(state.bits, action))
 
     def successor(self, state: State, action: GroundAction) -> State:
         """`apply` without the applicability check, for search code that already knows it applies."""
-        return State((state.bits & ~action.del_mask) | action.add_mask)
+        return State(self.successor_bits(state.bits, action))
+
+    def successor_bits(self, bits: int, action: GroundAction) -> int:
+        """The successor's bits: effects whose conditions hold in `bits`, deletes first, then the axioms."""
+        if action.effects:
+            delete, add = action.del_mask, action.add_mask
+            for effect in action.effects:
+                if effect.condition.holds(bits):
+                    delete |= effect.del_mask
+                    add |= effect.add_mask
+            bits = (bits & ~delete) | add
+        else:
+            bits = (bits & ~action.del_mask) | action.add_mask
+        if self.axioms is not None:
+            bits = self.axioms.closure(bits)
+        return bits
+
+    def cost(self, action: GroundAction | str) -> float:
+        """The step cost of `action`: its total-cost increase when the problem minimizes total-cost (0 for an
+        action without one), else 1 (Fast Downward's convention)."""
+        return self._coerce(action).cost
 
     def facts(self, state: State) -> frozenset[str]:
-        """The true fluent facts of `state` as PDDL strings (static facts are not part of states)."""
+        """The true fluent and derived facts of `state` as PDDL strings (static facts are not part of states)."""
         return frozenset(self.fact_names[i] for i in self.fact_ids(State(state.bits & ~self._static_bits)))
 
     def fact_ids(self, state: State) -> list[int]:
@@ -269,7 +300,8 @@ class Task:
         return fid is not None and bool(state.bits >> fid & 1)
 
     def state_from_facts(self, facts: Iterable[str]) -> State:
-        """A state with exactly the given fluent facts true (static facts are ignored: they always hold)."""
+        """A state with exactly the given fluent facts true (static facts are ignored: they always hold; derived
+        facts are recomputed from the others)."""
         bits = self._static_bits
         for fact in facts:
             key = self._parse_fact(fact)
@@ -279,21 +311,33 @@ class Task:
             if fid is None:
                 raise ActionError("unknown_object", f"{fact} is not a fact of this task")
             bits |= 1 << fid
+        if self.axioms is not None:
+            bits = self.axioms.closure(bits)
         return State(bits)
 
     def is_goal(self, state: State) -> bool:
-        bits = state.bits
-        return bits & self.goal_pos_mask == self.goal_pos_mask and not bits & self.goal_neg_mask
+        return self.is_goal_bits(state.bits)
+
+    def is_goal_bits(self, bits: int) -> bool:
+        """The goal test on raw state bits."""
+        return (bits & self.goal_pos_mask == self.goal_pos_mask and not bits & self.goal_neg_mask
+                and all(f.holds(bits) for f in self.goal_extra))
 
     def unsatisfied_goals(self, state: State) -> list[str]:
-        """Goal literals that do not hold in `state`, as PDDL strings, in goal order."""
+        """The goal's unmet conditions as PDDL strings: literals in goal order, then complex conditions as
+        `explain` renders them."""
+        return [s for unmet in self.goal_detail(state) for s in unmet.strings()]
+
+    def goal_detail(self, state: State) -> list[Unmet]:
+        """Why `state` is not a goal state, as apb.engine.explain.Unmet trees; empty iff it is."""
         bits = state.bits
-        result = []
+        unmet: list[Unmet] = []
         for lit in self.goal:
             fid = self._fact_ids[(lit.predicate, *lit.args)]
-            if bool(bits >> fid & 1) != lit.positive:
-                result.append(str(lit))
-        return result
+            unmet.extend(self._explainer.literal(fid, lit.positive, str(lit), bits))
+        for part in self.goal_parts:
+            unmet.extend(self._explainer.why(part, bits))
+        return unmet
 
     # ---- actions from text ---------------------------------------------------------------------------------
     def parse_action(self, text: str) -> GroundAction:
@@ -352,7 +396,8 @@ class Task:
     # ---- plans ---------------------------------------------------------------------------------------------
     def validate(self, plan: Iterable | str | os.PathLike) -> ValidationResult:
         """Executes a plan from the initial state: a plan file path, plan text, a `Plan`, action strings or
-        GroundActions. Reports the first failing step with its unmet preconditions, or the unmet goals.
+        GroundActions. Reports the first failing step with its unmet preconditions, or the unmet goals, and
+        the cost of the steps executed.
         """
         if isinstance(plan, str | os.PathLike):
             text = os.fspath(plan)
@@ -360,25 +405,29 @@ class Task:
         steps = getattr(plan, "steps", plan)
         state = self.initial_state
         count = 0
+        cost = 0
         for i, step in enumerate(steps):
             text = getattr(step, "text", step)
             line = getattr(step, "line", None)
             try:
                 action = self._coerce(text)
             except ActionError as err:
-                return ValidationResult(False, i, state, i, str(text), err.kind, [], err.message, line)
-            unmet = self.explain(state, action)
-            if unmet:
+                return ValidationResult(False, i, state, i, str(text), err.kind, [], err.message, line, cost)
+            if not self.is_applicable(state, action):
+                unmet = self.explain(state, action)
                 return ValidationResult(False, i, state, i, str(action), "unmet_preconditions", unmet,
                                         f"step {i + 1} {action} is not applicable: unmet "
-                                        + ", ".join(unmet), line)
+                                        + ", ".join(unmet), line, cost)
             state = self.successor(state, action)
+            cost += action.cost
             count = i + 1
         goals = self.unsatisfied_goals(state)
         if goals:
             return ValidationResult(False, count, state, None, None, "goal_not_reached", goals,
-                                    "the plan ends without reaching the goal: unsatisfied " + ", ".join(goals))
-        return ValidationResult(True, count, state, reason=f"valid plan of {count} step(s)")
+                                    "the plan ends without reaching the goal: unsatisfied " + ", ".join(goals),
+                                    cost=cost)
+        cost_text = f", cost {cost:g}" if self.has_costs else ""
+        return ValidationResult(True, count, state, reason=f"valid plan of {count} step(s){cost_text}", cost=cost)
 
     def run(self, actions: Sequence[GroundAction | str], state: State | None = None) -> State:
         """Applies actions in order (raising on the first inapplicable one) and returns the final state."""

@@ -1,4 +1,5 @@
-"""A* with an admissible heuristic (default LM-cut): optimal plans for unit-cost tasks.
+"""A* with an admissible heuristic (default LM-cut; h_max on tasks with conditional effects or axioms): optimal
+plans w.r.t. the task's action costs (plan length for unit-cost tasks).
 
 Ties on f are broken towards lower h, then first in first out. Nodes are reopened when a cheaper path to them
 is found, so plans stay optimal with admissible but inconsistent heuristics such as LM-cut. States with
@@ -26,11 +27,13 @@ def astar(task: Task, *, heuristic: str | Heuristic = "lmcut", timeout: float | 
           max_nodes: int | None = None) -> SearchResult:
     """Optimal A* search; `max_nodes` bounds expansions, `timeout` wall-clock seconds."""
     budget = Budget(timeout, max_nodes)
+    if heuristic == "lmcut" and not task.is_strips:  # LM-cut is admissible only without conditional effects
+        heuristic = "hmax"
     h_fn = make_heuristic(heuristic, task) if isinstance(heuristic, str) else heuristic
     if not h_fn.admissible:
         raise ApbError(f"A* needs an admissible heuristic to find optimal plans, and {h_fn.name} is not: "
                        "use lmcut, hmax or blind, or gbfs for non-optimal search")
-    if isinstance(h_fn, LMCut):
+    if isinstance(h_fn, LMCut) and all(a.cost == 1 for a in task.actions):
         return _astar_lmcut(task, h_fn, budget)
     return _astar(task, h_fn, budget)
 
@@ -43,8 +46,9 @@ def _finish(status: str, name: str, budget: Budget, expanded: int, generated: in
 
 
 def _astar(task: Task, h_fn: Heuristic, budget: Budget) -> SearchResult:
-    """A* with eager evaluation: each new state's h is computed when it is generated."""
+    """A* with eager evaluation: each new state's h is computed when it is generated; g sums `task.cost`."""
     successors = Successors(task)
+    costs = [a.cost for a in task.actions]
     is_goal = goal_test(task)
     space = SearchSpace()
     g, ids = space.g, space.ids
@@ -71,9 +75,9 @@ def _astar(task: Task, h_fn: Heuristic, budget: Budget) -> SearchResult:
             return _finish(stop, h_fn.name, budget, expanded, generated, evaluated)
         closed[node] = True
         expanded += 1
-        child_g = gn + 1
         for action, succ in successors(bits):
             generated += 1
+            child_g = gn + costs[action]
             child = ids.get(succ)
             if child is None:
                 hc = h_fn(succ)

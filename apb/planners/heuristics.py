@@ -37,9 +37,11 @@ class Blind(Heuristic):
     def __init__(self, task: Task) -> None:
         super().__init__(task)
         self._pos, self._neg = task.goal_pos_mask, task.goal_neg_mask
+        # 1 is a lower bound on a non-goal state's cost only when no action is cheaper than 1.
+        self._step = 1 if all(a.cost >= 1 for a in task.actions) else 0
 
     def __call__(self, bits: int) -> float:
-        return 0 if bits & self._pos == self._pos and not bits & self._neg else 1
+        return 0 if bits & self._pos == self._pos and not bits & self._neg else self._step
 
 
 class GoalCount(Heuristic):

@@ -1,7 +1,13 @@
 """The delete relaxation of a task as flat int lists, built once per task and shared by all heuristics.
 
 Negative preconditions and goals are dropped and delete effects ignored, so every estimate derived from it stays
-admissible where the underlying relaxation heuristic is. Two artificial facts make the algorithms uniform: an
+admissible where the underlying relaxation heuristic is. Operator costs are 0/1 (1 for a task cost of at least 1),
+never above the task's costs. Tasks beyond STRIPS get more relaxed operators after the goal operator: one per
+conditional effect (the action's preconditions plus the facts its condition needs) and one zero-cost operator
+per ground axiom (the facts its body needs, the derived fact as add); complex conditions are dropped, which only
+relaxes further, so h_max stays admissible (LM-cut is not, as one action's effects become separate operators).
+
+Two artificial facts make the algorithms uniform: an
 `init` fact that holds in every state and is the precondition of operators without one, and a `goal` fact
 added by an artificial zero-cost goal operator whose preconditions are the positive goals.
 """
@@ -35,11 +41,24 @@ class RelaxedTask:
         pre.append(task.goal_pos or (self.init_fact,))
         add.append((self.goal_fact,))
         self.goal_op = len(task.actions)
+        cost = [1 if a.cost >= 1 else 0 for a in task.actions] + [0]
+        for action in task.actions:
+            for effect in action.effects:
+                conditions = tuple(dict.fromkeys((*action.pre, *needed_facts(effect.condition))))
+                pre.append(conditions or (self.init_fact,))
+                add.append(effect.add)
+                cost.append(cost[action.index])
+        if task.axioms is not None:
+            for layer in task.axioms.strata:
+                for head, body in layer:
+                    pre.append(needed_facts(body) or (self.init_fact,))
+                    add.append((head,))
+                    cost.append(0)
         self.num_ops = len(pre)
         self.pre = pre
         self.add = add
         self.pre_count = [len(p) for p in pre]
-        self.cost = [1] * len(task.actions) + [0]
+        self.cost = cost
         self.pre_of: list[list[int]] = [[] for _ in range(self.num_facts)]
         self.achievers: list[list[int]] = [[] for _ in range(self.num_facts)]
         for op in range(self.num_ops):
@@ -104,6 +123,15 @@ class RelaxedTask:
             current = following
             level = after
         return value, choice, fired
+
+
+def needed_facts(formula) -> tuple[int, ...]:
+    """Facts a ground formula cannot hold without: a positive fact, or the positive fact conjuncts of an and."""
+    if formula.kind == "fact":
+        return (formula.fid,) if formula.positive and formula.fid >= 0 else ()
+    if formula.kind in ("and", "forall"):
+        return tuple(c.fid for c in formula.children if c.kind == "fact" and c.positive and c.fid >= 0)
+    return ()
 
 
 def relaxed_task(task: Task) -> RelaxedTask:

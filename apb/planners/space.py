@@ -14,9 +14,15 @@ class Successors:
         self.actions = task.actions
         self._applicable_ids = task.applicable_ids
         self._effects = tuple((~a.del_mask, a.add_mask) for a in task.actions)
+        # Conditional effects or axioms: the task computes each transition (STRIPS tasks use the masks).
+        self._transition = None if task.is_strips else task.successor_bits
 
     def __call__(self, bits: int) -> list[tuple[int, int]]:
         """Successors in `task.actions` order (sorted by action string), so searches are deterministic."""
+        transition = self._transition
+        if transition is not None:
+            actions = self.actions
+            return [(index, transition(bits, actions[index])) for index in self._applicable_ids(bits)]
         effects = self._effects
         result = []
         for index in self._applicable_ids(bits):
@@ -57,5 +63,7 @@ class SearchSpace:
 
 def goal_test(task: Task) -> Callable[[int], bool]:
     """A goal test on state bits, without building State objects."""
+    if task.goal_extra:
+        return task.is_goal_bits
     pos, neg = task.goal_pos_mask, task.goal_neg_mask
     return lambda bits: bits & pos == pos and not bits & neg

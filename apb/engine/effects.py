@@ -1,0 +1,84 @@
+"""Grounding of an action's effects and cost: unconditional adds and deletes, conditional effects (one
+`GroundEffect` per `when`/`forall` instance whose condition is not decided statically), and the step cost.
+
+Cost convention (Fast Downward's): with `:metric minimize (total-cost)` in the problem an action costs the sum of
+its `(increase (total-cost) ...)` terms, so an action without an increase costs 0; without that metric every
+action costs 1 and plan cost equals plan length.
+"""
+
+from __future__ import annotations
+
+from apb.engine.actions import GroundEffect
+from apb.engine.errors import PDDLSemanticError
+from apb.engine.formulas import TRUE, FormulaGrounder, bindings_of, to_nnf
+from apb.engine.model import ActionSchema, Problem
+
+
+class EffectGrounder:
+    """Grounds effects of schemas (their effect conditions are put in NNF once per schema)."""
+
+    def __init__(self, formulas: FormulaGrounder, fact_id, objects_of) -> None:
+        self.formulas = formulas
+        self.fact_id = fact_id
+        self.objects_of = objects_of
+        self._nnf: dict[int, list] = {}
+
+    def _conditions(self, schema: ActionSchema) -> list:
+        key = id(schema)
+        if key not in self._nnf:
+            self._nnf[key] = [None if ce.condition is None else to_nnf(ce.condition)
+                              for ce in schema.conditional_effects]
+        return self._nnf[key]
+
+    def ground(self, schema: ActionSchema, binding: dict[str, str]):
+        """(add ids, delete ids, conditional GroundEffects) of the schema under `binding`."""
+        fact_id = self.fact_id
+        add: list[int] = []
+        delete: list[int] = []
+        for eff in schema.effects:
+            fid = fact_id((eff.predicate, *(binding.get(a, a) for a in eff.args)))
+            if fid is not None:
+                (add if eff.positive else delete).append(fid)
+        groups: dict[tuple, list] = {}
+        for ce, condition in zip(schema.conditional_effects, self._conditions(schema)):
+            lit = ce.literal
+            for extended in bindings_of(ce.parameters, self.objects_of, binding):
+                fid = fact_id((lit.predicate, *(extended.get(a, a) for a in lit.args)))
+                if fid is None:  # a fact never true: adding it cannot happen, deleting it changes nothing
+                    continue
+                ground = TRUE if condition is None else self.formulas.ground(condition, extended)
+                if ground.const is False:
+                    continue
+                if ground.const is True:
+                    (add if lit.positive else delete).append(fid)
+                    continue
+                key = (id(ce.condition), tuple(extended[p.name] for p in ce.parameters))
+                group = groups.setdefault(key, [ground, [], []])
+                group[1 if lit.positive else 2].append(fid)
+        effects = tuple(GroundEffect(cond, tuple(dict.fromkeys(a)), tuple(dict.fromkeys(d)))
+                        for cond, a, d in groups.values())
+        return tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), effects
+
+
+def uses_costs(problem: Problem) -> bool:
+    """Whether plan cost is total-cost (the problem minimizes it) rather than plan length."""
+    return problem.metric is not None
+
+
+def action_cost(schema: ActionSchema, binding: dict[str, str], problem: Problem, costs: bool) -> float:
+    """The step cost of the schema under `binding` (see the module docstring for the convention)."""
+    if not costs:
+        return 1
+    total = 0.0
+    for term in schema.cost:
+        if term.function is None:
+            total += term.value
+            continue
+        key = (term.function, *(binding.get(a, a) for a in term.args))
+        value = problem.function_values.get(key)
+        if value is None:
+            raise PDDLSemanticError(f"the cost of ({schema.name} {' '.join(binding.values())}) needs "
+                                    f"({' '.join(key)}), which the init does not give", file=problem.source,
+                                    hint="add '(= (" + " ".join(key) + ") N)' to the :init")
+        total += value
+    return int(total) if total.is_integer() else total

@@ -1,0 +1,287 @@
+"""Formulas from lifted to ground: negation normal form, relaxed evaluation for grounding, and ground formulas
+over fact ids that simulation evaluates on state bitmasks.
+
+Ground formula nodes (the representation planners, heuristics and explanations build on):
+
+- `GFact(fid, positive, text)`: an atom (positive) or its negation; `fid` indexes the task's facts (a bit of
+  `State.bits`); `fid == -1` is a condition that can never hold (a violated static fact, an unreachable atom).
+- `GAnd(kind, children, ...)`: all children hold; `kind` is "and" or "forall" (its children are the instances,
+  one per tuple of objects). `pos_mask`/`neg_mask` are the fact children as bitmasks, `complex` the other
+  children. The empty GAnd is TRUE.
+- `GOr(kind, children, ...)`: some child holds; `kind` is "or" or "exists". The empty GOr is FALSE.
+
+Static facts are folded away while grounding (a true static conjunct disappears, a false one stays as a
+`GFact(-1)` so that explanations can name it); every node has `holds(bits)` and `text` (its PDDL, instantiated).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from apb.engine.model import And, Exists, Forall, Imply, Literal, Not, Or
+
+_VARIABLE = re.compile(r"\?[^\s()]+")
+
+
+# ---- lifted negation normal form -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NNF:
+    """A lifted formula in negation normal form: kind lit | and | or | forall | exists.
+
+    `origin` is the formula as written (for explanation texts), `parameters` the quantified variables.
+    """
+
+    kind: str
+    literal: Literal | None = None
+    parts: tuple = ()
+    parameters: tuple = ()
+    origin: object = None
+
+
+def to_nnf(formula, positive: bool = True) -> NNF:
+    """Pushes negations down to atoms; `imply` becomes `or`, a negated `forall` an `exists`."""
+    if isinstance(formula, Literal):
+        lit = formula if positive else Literal(formula.predicate, formula.args, not formula.positive)
+        return NNF("lit", lit, origin=lit)
+    origin = formula if positive else Not(formula)
+    if isinstance(formula, And | Or):
+        conjunctive = isinstance(formula, And) == positive
+        return NNF("and" if conjunctive else "or", parts=tuple(to_nnf(p, positive) for p in formula.parts),
+                   origin=origin)
+    if isinstance(formula, Not):
+        return to_nnf(formula.part, not positive)
+    if isinstance(formula, Imply):
+        if positive:
+            parts = (to_nnf(formula.antecedent, False), to_nnf(formula.consequent, True))
+            return NNF("or", parts=parts, origin=origin)
+        parts = (to_nnf(formula.antecedent, True), to_nnf(formula.consequent, False))
+        return NNF("and", parts=parts, origin=origin)
+    if isinstance(formula, Forall | Exists):
+        universal = isinstance(formula, Forall) == positive
+        return NNF("forall" if universal else "exists", parts=(to_nnf(formula.body, positive),),
+                   parameters=formula.parameters, origin=origin)
+    raise TypeError(f"not a formula: {formula!r}")
+
+
+def predicates_of(node: NNF, polarity: bool = True, out: set | None = None) -> set[tuple[str, bool]]:
+    """(predicate, positive) pairs of the atoms of an NNF formula."""
+    out = set() if out is None else out
+    if node.kind == "lit":
+        out.add((node.literal.predicate, node.literal.positive))
+    for part in node.parts:
+        predicates_of(part, polarity, out)
+    return out
+
+
+def substitute(text: str, binding: dict[str, str]) -> str:
+    """`text` with every ?variable bound in `binding` replaced by its object."""
+    if not binding:
+        return text
+    return _VARIABLE.sub(lambda m: binding.get(m.group(), m.group()), text)
+
+
+def bindings_of(parameters: tuple, objects_of: Callable, binding: dict[str, str]):
+    """Every extension of `binding` by objects for `parameters` (in declaration order of the objects)."""
+    names = [p.name for p in parameters]
+    pools = [sorted(objects_of(p.types)) for p in parameters]
+    for values in itertools.product(*pools):
+        extended = dict(binding)
+        extended.update(zip(names, values))
+        yield extended
+
+
+# ---- relaxed evaluation (grounding) ----------------------------------------------------------------------------
+class RelaxedFacts:
+    """What grounding knows: static facts exactly, fluent facts reached so far (negated fluents count as true)."""
+
+    def __init__(self, static_preds: frozenset, static_facts: frozenset, reached: set, objects_of: Callable) -> None:
+        self.static_preds = static_preds
+        self.static_facts = static_facts
+        self.reached = reached
+        self.objects_of = objects_of
+
+    def holds(self, node: NNF, binding: dict[str, str]) -> bool:
+        """Whether `node` may hold in some reachable state (an over-approximation, exact on static facts)."""
+        kind = node.kind
+        if kind == "lit":
+            lit = node.literal
+            args = tuple(binding.get(a, a) for a in lit.args)
+            if lit.predicate == "=":
+                return (args[0] == args[1]) == lit.positive
+            fact = (lit.predicate, *args)
+            if lit.predicate in self.static_preds:
+                return (fact in self.static_facts) == lit.positive
+            return not lit.positive or fact in self.reached
+        if kind == "and":
+            return all(self.holds(p, binding) for p in node.parts)
+        if kind == "or":
+            return any(self.holds(p, binding) for p in node.parts)
+        body = node.parts[0]
+        if kind == "forall":
+            return all(self.holds(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
+        return any(self.holds(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
+
+
+# ---- ground formulas -----------------------------------------------------------------------------------------
+class GFact:
+    """An atom or negated atom over fact id `fid` (-1: never holds)."""
+
+    __slots__ = ("fid", "positive", "text")
+    kind = "fact"
+    children = ()
+
+    def __init__(self, fid: int, positive: bool, text: str) -> None:
+        self.fid, self.positive, self.text = fid, positive, text
+
+    @property
+    def const(self) -> bool | None:
+        return False if self.fid < 0 else None
+
+    def holds(self, bits: int) -> bool:
+        return self.fid >= 0 and bool(bits >> self.fid & 1) == self.positive
+
+    def __repr__(self) -> str:
+        return f"GFact({self.text})"
+
+
+class _GCompound:
+    __slots__ = ("binding", "children", "complex", "const", "kind", "neg_mask", "origin", "pos_mask")
+
+    def __init__(self, kind: str, children: tuple, origin, binding: dict[str, str]) -> None:
+        self.kind, self.children, self.origin, self.binding = kind, children, origin, binding
+        pos = neg = 0
+        rest = []
+        for child in children:
+            if isinstance(child, GFact) and child.fid >= 0:
+                if child.positive:
+                    pos |= 1 << child.fid
+                else:
+                    neg |= 1 << child.fid
+            elif child.const is None:
+                rest.append(child)
+        self.pos_mask, self.neg_mask, self.complex = pos, neg, tuple(rest)
+        self.const = None
+
+    @property
+    def text(self) -> str:
+        """The PDDL of this condition as written, with the bound variables replaced by objects."""
+        if self.origin is None:
+            name = "and" if isinstance(self, GAnd) else "or"
+            return f"({name}" + "".join(" " + c.text for c in self.children) + ")"
+        return substitute(str(self.origin), self.binding)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.kind}, {self.text})"
+
+
+class GAnd(_GCompound):
+    """All children hold ("and", or "forall" over instances)."""
+
+    __slots__ = ()
+
+    def __init__(self, kind: str, children: tuple, origin=None, binding: dict | None = None) -> None:
+        super().__init__(kind, children, origin, binding or {})
+        if any(c.const is False for c in children):
+            self.const = False
+        elif not self.complex and not self.pos_mask and not self.neg_mask:
+            self.const = True
+
+    def holds(self, bits: int) -> bool:
+        if self.const is not None:
+            return self.const
+        return (bits & self.pos_mask == self.pos_mask and not bits & self.neg_mask
+                and all(c.holds(bits) for c in self.complex))
+
+
+class GOr(_GCompound):
+    """Some child holds ("or", or "exists" over instances)."""
+
+    __slots__ = ()
+
+    def __init__(self, kind: str, children: tuple, origin=None, binding: dict | None = None) -> None:
+        super().__init__(kind, children, origin, binding or {})
+        if any(c.const is True for c in children):
+            self.const = True
+        elif not self.complex and not self.pos_mask and not self.neg_mask:
+            self.const = False
+
+    def holds(self, bits: int) -> bool:
+        if self.const is not None:
+            return self.const
+        return bool(bits & self.pos_mask or self.neg_mask & ~bits or any(c.holds(bits) for c in self.complex))
+
+
+TRUE = GAnd("and", ())
+
+
+class FormulaGrounder:
+    """Instantiates NNF formulas under a binding into simplified ground formulas over the task's fact ids.
+
+    `fact_id(fact)` gives a fluent (or derived) fact's id or None when the fact is never true; static facts are
+    looked up in `static_facts`.
+    """
+
+    def __init__(self, fact_id: Callable, static_preds: frozenset, static_facts: frozenset,
+                 objects_of: Callable) -> None:
+        self.fact_id = fact_id
+        self.static_preds = static_preds
+        self.static_facts = static_facts
+        self.objects_of = objects_of
+
+    def literal(self, lit: Literal, binding: dict[str, str]):
+        """A GFact, TRUE, or GFact(-1) for a literal that never holds."""
+        args = tuple(binding.get(a, a) for a in lit.args)
+        text = str(Literal(lit.predicate, args, lit.positive))
+        if lit.predicate == "=":
+            return TRUE if (args[0] == args[1]) == lit.positive else GFact(-1, lit.positive, text)
+        fact = (lit.predicate, *args)
+        if lit.predicate in self.static_preds:
+            return TRUE if (fact in self.static_facts) == lit.positive else GFact(-1, lit.positive, text)
+        fid = self.fact_id(fact)
+        if fid is None:
+            return GFact(-1, True, text) if lit.positive else TRUE
+        return GFact(fid, lit.positive, text)
+
+    def ground(self, node: NNF, binding: dict[str, str]):
+        """The simplified ground formula of `node` under `binding`."""
+        kind = node.kind
+        if kind == "lit":
+            return self.literal(node.literal, binding)
+        if kind in ("and", "or"):
+            children = tuple(self.ground(p, binding) for p in node.parts)
+            return make(kind, children, node.origin, binding)
+        body = node.parts[0]
+        children = tuple(self.ground(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
+        return make(kind, children, node.origin, binding)
+
+
+def make(kind: str, children: tuple, origin=None, binding: dict | None = None):
+    """A simplified GAnd/GOr: true conjuncts dropped, a single-child and/or collapsed into its child."""
+    if kind in ("and", "forall"):
+        kept = tuple(c for c in children if c.const is not True)
+        flat: list = []
+        for child in kept:
+            if kind == "and" and isinstance(child, GAnd) and child.kind == "and":
+                flat.extend(child.children)
+            else:
+                flat.append(child)
+        if kind == "and" and len(flat) == 1:
+            return flat[0]
+        if not flat:
+            return TRUE
+        return GAnd(kind, tuple(flat), origin, binding)
+    if any(c.const is True for c in children):
+        return TRUE
+    if kind == "or" and len(children) == 1:
+        return children[0]
+    return GOr(kind, children, origin, binding)
+
+
+def conjuncts(formula) -> tuple:
+    """The top-level conjuncts of a ground formula (TRUE has none)."""
+    if isinstance(formula, GAnd) and formula.kind == "and":
+        return formula.children
+    return (formula,)
