@@ -146,7 +146,7 @@ def test_valid_action_feedback_and_state_change():
     _, info = env.reset(options={"problem": 1})
     action = info["admissible_actions"][0]
     obs, reward, terminated, truncated, info2 = env.step(action.upper())  # case tolerant
-    assert info2["action_valid"] and info2["failure"] is None and info2["action"] == action
+    assert info2["action_valid"] and info2["failure"] == {} and info2["action"] == action
     assert obs.startswith("I ") and obs.endswith(".")
     assert info2["state_pddl"] != info["state_pddl"]
     assert reward == 0.0 and not terminated and not truncated

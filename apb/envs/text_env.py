@@ -120,6 +120,7 @@ class PDDLTextEnv(gym.Env):
         self._current: _Loaded | None = None
         self._state: State | None = None
         self._steps = 0
+        self._terminated = False
         self._history: list[tuple[str, str]] = []
         self._state_text: dict[int, tuple] = {}
 
@@ -174,6 +175,7 @@ class PDDLTextEnv(gym.Env):
             self._state_text = {}
         self._state = self._current.task.initial_state
         self._steps = 0
+        self._terminated = False
         observation = self._current.observation
         self._history = [("", observation)]
         info = self._info(self._state)
@@ -184,6 +186,8 @@ class PDDLTextEnv(gym.Env):
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict]:
         if self._current is None:
             raise ApbError("call reset() before step()")
+        if self._terminated:
+            return self._step_after_end(action)
         loaded = self._current
         task = loaded.task
         state = self._state
@@ -192,7 +196,7 @@ class PDDLTextEnv(gym.Env):
         reward = 0.0
         terminated = False
         valid = True
-        failure = None
+        failure: dict = {}  # falsy when valid, and a dict in every step info (vector envs batch infos by type)
         look = False
         executed = None
         try:
@@ -236,6 +240,7 @@ class PDDLTextEnv(gym.Env):
                 observation = feedback.failure(diagnosis)
                 failure = {"kind": diagnosis.kind, "unmet": [], "text": observation}
         truncated = not terminated and self._max_steps is not None and self._steps >= self._max_steps
+        self._terminated = terminated
         info = self._info(state)
         info["action"] = executed if executed is not None else (action if isinstance(action, str) else repr(action))
         info["action_valid"] = valid
@@ -245,6 +250,18 @@ class PDDLTextEnv(gym.Env):
         if self.render_mode == "human":
             self.render()
         return observation, reward, terminated, truncated, info
+
+    def _step_after_end(self, action: Any) -> tuple[str, float, bool, bool, dict]:
+        """A step after the episode terminated: nothing changes, `terminated` stays True, reward 0.0."""
+        self._steps += 1
+        observation = self._current.feedback.episode_over()
+        info = self._info(self._state)
+        info["action"] = action if isinstance(action, str) else repr(action)
+        info["action_valid"] = False
+        info["failure"] = {"kind": "episode_over", "unmet": [], "text": observation}
+        info["look_around"] = False
+        self._history.append((info["action"], observation))
+        return observation, 0.0, True, False, info
 
     def _info(self, state: State) -> dict:
         loaded = self._current
