@@ -189,9 +189,10 @@ def test_csv_md_html_are_written(tmp_path):
     react = next(r for r in rows if (r["domain"], r["agent"]) == ("blocksworld", "react"))
     assert react["solved"] == "3" and react["llm_calls_by_role"] == "planner=15;translator=15"
     grippers_react = next(r for r in rows if (r["domain"], r["agent"]) == ("grippers", "react"))
-    assert grippers_react["cost_usd"] == ""
+    assert grippers_react["cost_usd"] == "n/a"
     md = paths["report.md"].read_text()
-    assert "| Blocksworld | 0.5 ± 0.5 (paper 10) | 1.5 ± 0.5 (paper 19) |" in md
+    # 2 of the paper's 20 problems: no paper figure beside the run's (see test_eval_report_coverage.py)
+    assert "| Blocksworld | 2 problems | 0.5 ± 0.5 | 1.5 ± 0.5 |" in md
     assert "n/a (1 unpriced)" in md
 
 
@@ -222,8 +223,18 @@ def test_html_is_self_contained_and_escaped(tmp_path):
 
 
 def test_paper_column_for_test_split_only(tmp_path):
-    test_page = write_report([RUN], tmp_path / "test")["report.html"].read_text()
+    run = copy_run(tmp_path)
+    for seed in (0, 1):  # blocksworld react on all 20 test problems: p01's episode copied to p03-p20
+        source = run / "episodes" / f"blocksworld-react-scripted-demo-test-p01-s{seed}.jsonl"
+        for number in range(3, 21):
+            target = source.with_name(source.name.replace("p01", f"p{number:02d}"))
+            shutil.copy(source, target)
+            rewrite(target, lambda records, n=number: records[0].update(
+                problem_id=f"p{n:02d}", episode_id=records[0]["episode_id"].replace("p01", f"p{n:02d}")))
+    test_page = write_report([run], tmp_path / "test")["report.html"].read_text()
     assert "<span class='paper'>paper 19</span>" in test_page and "Table 2" in test_page
+    assert "<span class='paper'>paper 10</span>" not in test_page  # basic ran 2 problems
+    shutil.rmtree(run)
     run = copy_run(tmp_path)
     for path in (run / "episodes").glob("*.jsonl"):
         rewrite(path, lambda records: records[0].update(split="scaled"))

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from apb.engine.errors import ApbError
+from apb.envs.text_env import FINISH, LOOK_AROUND
+from apb.eval.trajectory import TrajectoryError, read_trajectory
 
-NON_EXECUTING_ACTIONS = {"(look-around)", "(finish)"}
+NON_EXECUTING_ACTIONS = {LOOK_AROUND, FINISH}
 GROUP_KEYS = ("domain", "agent", "model", "split")
 
 
@@ -26,14 +28,7 @@ class RunInputError(ApbError):
     """A run folder is missing or holds no trajectories."""
 
 
-class TrajectoryFileError(ApbError):
-    """A trajectory file cannot be read; names the file and line."""
-
-    def __init__(self, file: Path, line: int, reason: str) -> None:
-        self.file = Path(file)
-        self.line = line
-        self.reason = reason
-        super().__init__(f"{file}:{line}: {reason} (re-run the episode or delete the file)")
+TrajectoryFileError = TrajectoryError  # a trajectory file that cannot be read (names the file and line)
 
 
 @dataclass
@@ -103,39 +98,9 @@ class Episode:
         return self.executed_actions / opt
 
 
-def _read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    records = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise TrajectoryFileError(path, number, f"not valid JSON ({error.msg})") from None
-            if not isinstance(record, dict) or "type" not in record:
-                raise TrajectoryFileError(path, number, "expected a JSON object with a 'type' key")
-            records.append((number, record))
-    return records
-
-
 def read_episode(path: Path) -> Episode:
-    """Parse one finished trajectory file: a header, steps, a footer."""
-    records = _read_jsonl(path)
-    if not records:
-        raise TrajectoryFileError(path, 1, "empty trajectory file")
-    first_line, header = records[0]
-    if header["type"] != "header":
-        raise TrajectoryFileError(path, first_line, f"expected a header record, found {header['type']!r}")
-    last_line, footer = records[-1]
-    if footer["type"] != "footer":
-        raise TrajectoryFileError(path, last_line, f"expected a footer record last, found {footer['type']!r}")
-    steps = []
-    for number, record in records[1:-1]:
-        if record["type"] != "step":
-            raise TrajectoryFileError(path, number, f"expected a step record, found {record['type']!r}")
-        steps.append(record)
-    return Episode(path=path, header=header, steps=steps, footer=footer)
+    """One finished trajectory file (through the one reader, `apb.eval.trajectory.read_trajectory`)."""
+    return Episode(path=Path(path), **read_trajectory(path))
 
 
 def _episode_folder(run_dir: Path) -> Path:
@@ -156,11 +121,32 @@ def _check_dirs(dirs: list[Path]) -> list[Path]:
     return folders
 
 
+VOLATILE_KEYS = frozenset({"started", "seconds", "latency"})  # differ between re-runs with the same result
+
+
+def _without_volatile(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_volatile(v) for k, v in value.items() if k not in VOLATILE_KEYS}
+    if isinstance(value, list):
+        return [_without_volatile(v) for v in value]
+    return value
+
+
+def _differences(first: Episode, second: Episode) -> list[str]:
+    """What differs between the results (footer, steps) of two copies of an episode, timings aside."""
+    a, b = _without_volatile(first.footer), _without_volatile(second.footer)
+    keys = [f"footer {k}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+    if _without_volatile(first.steps) != _without_volatile(second.steps):
+        keys.append("steps")
+    return keys
+
+
 def load_run(dirs: list[Path]) -> list[Episode]:
-    """Finished episodes of several run folders (shards), the first copy of each episode id kept. A domain name
-    that stands for a bundled domain in one folder and a dataset folder in another is an error: their episode ids
-    are the same, so one would hide the other."""
+    """Finished episodes of several run folders (shards). An episode id found twice is kept once when both copies
+    hold the same result (timings aside); copies that differ are an error naming both files, as is a domain name
+    that stands for a bundled domain in one folder and a dataset folder in another (their ids collide)."""
     seen: dict[str, Episode] = {}
+    conflicts: list[tuple[Episode, Episode, list[str]]] = []
     sources: dict[str, dict[str, Path]] = defaultdict(dict)  # domain -> source kind -> a file of that kind
     for folder in _check_dirs([Path(d) for d in dirs]):
         for path in sorted(folder.glob("*.jsonl")):
@@ -169,12 +155,20 @@ def load_run(dirs: list[Path]) -> list[Episode]:
             if env_id:
                 kind = "a dataset folder" if env_id.startswith("dataset:") else "the bundled domain"
                 sources[str(episode.header.get("domain"))].setdefault(kind, path)
-            seen.setdefault(episode.episode_id, episode)
+            first = seen.setdefault(episode.episode_id, episode)
+            if first is not episode and (differences := _differences(first, episode)):
+                conflicts.append((first, episode, differences))
     for domain, kinds in sources.items():
         if len(kinds) > 1:
             files = " and ".join(f"{kind} ({path})" for kind, path in sorted(kinds.items()))
             raise RunInputError(f"domain {domain!r} is {files} in these folders: their episodes would be mixed up; "
                                 "report those runs separately")
+    if conflicts:
+        first, second, differences = conflicts[0]
+        more = f" ({len(conflicts) - 1} more episode(s) too)" if len(conflicts) > 1 else ""
+        raise RunInputError(f"episode {first.episode_id} is in {first.path} and in {second.path} with different "
+                            f"results ({', '.join(differences[:4])} differ){more}: keep one of the files, or report "
+                            "those folders separately")
     return list(seen.values())
 
 
@@ -283,17 +277,14 @@ def summarize(episodes: list[Episode]) -> list[dict[str, Any]]:
     return [g.row() for g in group_episodes(episodes)]
 
 
-def solved_by_plan_length(episodes: list[Episode]) -> dict[str, dict[int, tuple[int, int]]]:
-    """Per agent label (`agent` or `agent/model` when several models): optimal length -> (solved, episodes)."""
-    models = {e.header.get("model") for e in episodes}
-    table: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+def solved_by_plan_length(episodes: list[Episode]) -> dict[tuple[str, str], dict[int, tuple[int, int]]]:
+    """Per (agent, model) ("" for no model): plan length (optimal, else gold) -> (solved, episodes)."""
+    table: dict[tuple[str, str], dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for e in episodes:
         opt = e.reference_length
         if opt is None:
             continue
-        label = str(e.header.get("agent")) + (f"/{e.header.get('model')}" if len(models) > 1 else "")
-        cell = table[label][opt]
+        cell = table[(e.key[1], e.key[2])][opt]
         cell[0] += e.success
         cell[1] += 1
-    return {label: {length: (c[0], c[1]) for length, c in sorted(cells.items())}
-            for label, cells in sorted(table.items())}
+    return {key: {length: (c[0], c[1]) for length, c in sorted(cells.items())} for key, cells in sorted(table.items())}

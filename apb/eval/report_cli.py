@@ -11,6 +11,7 @@ from rich.table import Table
 
 from apb.eval.metrics import load_run, summarize
 from apb.eval.report import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
+from apb.eval.report_tables import coverage_caption, model_label
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -22,8 +23,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     rows = summarize(episodes)
     for table in coverage_tables(rows, episodes):
         header, body = coverage_matrix(table)
-        title = f"Solved problems, mean over seeds ± se ({table.model or 'no LLM'}, split {table.split})"
-        view = Table(title=escape(title))
+        title = f"Solved problems, mean over seeds ± se ({model_label(table.model)}, split {table.split})"
+        view = Table(title=escape(title), caption=escape(coverage_caption(table)), caption_justify="left")
         for index, name in enumerate(header):
             view.add_column(escape(name), justify="left" if index == 0 else "right")
         for row in body:

@@ -1,0 +1,134 @@
+"""report.html: one self-contained page (inline CSS, the plot embedded) with the report's tables and a trajectory
+viewer: per episode its task (initial situation and goal), then its steps numbered from 1 with the LLM outputs."""
+
+from __future__ import annotations
+
+import base64
+import html
+from importlib import resources
+from typing import Any
+
+from apb.eval.metrics import Episode
+from apb.eval.report_plot import Series, length_axis, length_note, length_text, plot_svg, plot_text_rows
+from apb.eval.report_tables import (
+    CoverageTable,
+    agent_label,
+    cost_rows,
+    coverage_caption,
+    coverage_matrix,
+    coverage_title,
+    domain_label,
+    mean_se_text,
+    metric_rows,
+    model_label,
+    num,
+)
+
+
+def _e(value: Any) -> str:
+    return html.escape("–" if value is None or value == "" else str(value))
+
+
+def _cells(row: list[str], tag: str = "td") -> str:
+    return "".join(f"<{tag} class='name'>{_e(c)}</{tag}>" if i == 0 else f"<{tag}>{_e(c)}</{tag}>"
+                   for i, c in enumerate(row))
+
+
+def html_table(header: list[str], rows: list[list[str]]) -> str:
+    return "<table><tr>" + _cells(header, "th") + "</tr>" + "".join(f"<tr>{_cells(r)}</tr>" for r in rows) + "</table>"
+
+
+def _coverage_html(table: CoverageTable) -> str:
+    """The coverage table with the paper's figure (where comparable) under the run's, in grey."""
+    header, rows = coverage_matrix(table)
+    parts = [f"<table><tr>{_cells(header, 'th')}</tr>"]
+    for domain, row in zip(table.domains, rows):
+        cells = []
+        for agent in table.agents:
+            paper = table.paper_cell(domain, agent)
+            extra = f"<br><span class='paper'>paper {_e(paper)}</span>" if paper else ""
+            cells.append(f"<td>{_e(table.cell(domain, agent))}{extra}</td>")
+        parts.append(f"<tr><td class='name'>{_e(row[0])}</td><td>{_e(row[1])}</td>{''.join(cells)}</tr>")
+    sums = []
+    for agent in table.agents:
+        paper = table.paper_sum(agent)
+        extra = f"<br><span class='paper'>paper {_e(num(paper, 1))}</span>" if paper is not None else ""
+        sums.append(f"<td>{_e(mean_se_text(*table.sums[agent]))}{extra}</td>")
+    parts.append(f"<tr class='sum'><td class='name'>Sum</td><td>{_e(rows[-1][1])}</td>{''.join(sums)}</tr></table>")
+    return "".join(parts)
+
+
+def _step_outputs(step: dict[str, Any]) -> str:
+    outputs = []
+    for event in step.get("events") or []:
+        if event.get("type") == "llm":
+            outputs.append(f"<details><summary>{_e(event.get('role') or 'LLM')}</summary>"
+                           f"<pre>{_e(event.get('text'))}</pre></details>")
+        elif event.get("type") == "translation":
+            outputs.append(f"<div class='note'>translated by {_e(event.get('method') or 'translator')}: "
+                           f"{_e(event.get('input'))} → {_e(event.get('action') or 'no action')}</div>")
+    return "".join(outputs) or "–"
+
+
+def _episode_html(episode: Episode) -> str:
+    h, f = episode.header, episode.footer
+    domain, agent, model, _ = episode.key
+    mark = "<span class='ok'>solved</span>" if episode.success else "<span class='fail'>not solved</span>"
+    fields = [_e(domain_label(domain)), _e(agent_label(agent)), _e(model_label(model)),
+              _e(h.get("problem_id") or h.get("problem") or "unknown problem")]
+    if episode.seed is not None:
+        fields.append(f"seed {_e(episode.seed)}")
+    fields += [mark, f"{_e(f.get('steps') or 0)} steps", f"{_e(f.get('invalid_actions') or 0)} invalid",
+               _e(f.get("stop_reason") or "unknown stop reason")]
+    parts = [f"<details><summary>{' · '.join(fields)}</summary>",
+             f"<p class='note'>episode {_e(episode.episode_id)}; {_e(length_text(episode))}; "
+             f"file {_e(episode.path.name)}</p>"]
+    if h.get("initial_state") or h.get("goal"):
+        parts.append(f"<p><b>Initial situation</b></p><pre>{_e(h.get('initial_state'))}</pre>"
+                     f"<p><b>Goal</b></p><pre>{_e(h.get('goal'))}</pre>")
+    else:
+        parts.append("<p class='note'>Initial situation and goal: not recorded in this trajectory (written by an "
+                     "apb version before they were recorded).</p>")
+    if episode.error:
+        parts.append(f"<p class='fail'>error: {_e(episode.error)}</p>")
+    if f.get("detail") and f.get("detail") != episode.error:
+        parts.append(f"<p class='note'>{_e(f.get('detail'))}</p>")
+    if not episode.steps:
+        parts.append("<p class='note'>No step was taken.</p></details>")
+        return "".join(parts)
+    parts.append("<table class='steps'><tr><th>step</th><th>action</th><th>feedback</th><th>LLM outputs</th></tr>")
+    for number, step in enumerate(episode.steps, start=1):
+        css = "" if step.get("action_valid") else " class='invalid'"
+        parts.append(f"<tr{css}><td>{number}</td><td>{_e(step.get('action'))}</td>"
+                     f"<td>{_e(step.get('observation'))}</td><td>{_step_outputs(step)}</td></tr>")
+    parts.append("</table></details>")
+    return "".join(parts)
+
+
+def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series: Series, episodes: list[Episode],
+                unfinished: int, png: bytes | None) -> str:
+    """The whole page as one string."""
+    css = resources.files("apb.eval").joinpath("templates/report.css").read_text(encoding="utf-8")
+    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>apb evaluation report</title>",
+             f"<style>{css}</style></head><body><h1>apb evaluation report</h1>",
+             f"<p>{len(episodes)} finished episodes, {unfinished} unfinished.</p>"]
+    for table in tables:
+        parts.append(f"<h2>{_e(coverage_title(table))}</h2><p class='note'>{_e(coverage_caption(table))}</p>"
+                     f"{_coverage_html(table)}")
+    parts.append("<h2>Acc, Acc0, LF</h2>" + html_table(*metric_rows(rows)))
+    parts.append("<h2>Cost</h2>" + html_table(*cost_rows(rows)))
+    x_label = length_axis(episodes)
+    parts.append(f"<h2>Solved by {_e(x_label)}</h2>")
+    if png is not None:
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(f"<img alt='share solved by {_e(x_label)}' src='data:image/png;base64,{data}'>")
+    else:
+        parts.append(plot_svg(series, x_label))
+    parts.append(html_table(["agent", x_label, "solved"], plot_text_rows(series)))
+    if note := length_note(episodes):
+        parts.append(f"<p class='note'>{_e(note)}</p>")
+    parts.append("<h2>Trajectories</h2>")
+    order = sorted(episodes, key=lambda e: (e.key, str(e.header.get("problem_id")), str(e.seed)))
+    parts += [_episode_html(e) for e in order]
+    parts.append("</body></html>")
+    return "\n".join(parts)
