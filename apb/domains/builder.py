@@ -133,17 +133,23 @@ def build_bundled(name: str, split: str, *, timeout: float = 60.0, log: Callable
         log(f"{name}: example")
         example = _build_example(domain, module, timeout, seen, log)
         log(f"{name}: test")
+        low, high = getattr(module, "TEST_LENGTHS", (MIN_LENGTH, MAX_LENGTH))  # a generator may widen the range
         test = build(domain, module.generate, module.suite("test"), count=TEST_SIZE, timeout=timeout, seen=seen,
-                     accept=lambda b: b.optimal and MIN_LENGTH <= b.length <= MAX_LENGTH, log=log)
+                     accept=lambda b: b.optimal and low <= b.length <= high, log=log)
         if len(test) < TEST_SIZE:
             raise ApbError(f"{name}: suite('test') gave only {len(test)} usable problems of {TEST_SIZE}; "
                            "offer more candidates")
         write_set(folder, [("p00", example)] + [(f"p{i:02d}", b) for i, b in enumerate(test, start=1)], clear=True)
         return [example, *test]
-    log(f"{name}: scaled")
-    scaled = build(domain, module.generate, module.suite("scaled"), count=TEST_SIZE, timeout=timeout, log=log)
-    write_set(folder / "scaled", [(f"p{i:02d}", b) for i, b in enumerate(scaled, start=1)], clear=True)
-    return scaled
+    log(f"{name}: {split}")
+    candidates = module.suite(split)
+    # study: a study's own problems, every candidate kept in order and solved optimally
+    count, accept = (len(candidates), lambda b: b.optimal) if split == "study" else (TEST_SIZE, lambda b: True)
+    built = build(domain, module.generate, candidates, count=count, timeout=timeout, accept=accept, log=log)
+    if split == "study" and len(built) < count:
+        raise ApbError(f"{name}: suite({split!r}) gave only {len(built)} usable problems of {count}")
+    write_set(folder / split, [(f"p{i:02d}", b) for i, b in enumerate(built, start=1)], clear=True)
+    return built
 
 
 def _build_example(domain: Domain, module, timeout: float, seen: set, log) -> Built:
@@ -181,8 +187,8 @@ def summary(name: str, built: list[Built], *, compare: bool = True) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m apb.domains.builder", description=__doc__.splitlines()[0])
     parser.add_argument("name")
-    parser.add_argument("--split", choices=("test", "scaled"), default="test",
-                        help="test builds p00 (the example) and p01-p20; scaled builds scaled/")
+    parser.add_argument("--split", choices=("test", "scaled", "study"), default="test",
+                        help="test builds p00 (the example) and p01-p20; scaled builds scaled/, study study/")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per problem for A* (then for GBFS)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)

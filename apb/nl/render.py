@@ -199,6 +199,10 @@ class TaskText:
 
     # ---- goal and problem --------------------------------------------------------------------------------------
     def goal(self) -> str:
+        """The goal as a clause: the nl.yaml's hand-written goal for this problem, else rendered from its facts."""
+        written = self.templates.goals.get(self.task.problem.name.lower())
+        if written:
+            return written
         return join_and([self.words.fact(lit.predicate, lit.args, lit.positive) for lit in self.task.goal])
 
     def unsatisfied(self, goals: list[str]) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from apb.engine.model import Domain
 from apb.nl.templates import (
+    NL_KEYS,
     NLTemplateError,
     NLTemplates,
     complete,
@@ -53,8 +54,7 @@ def load_description_file(path: str | Path, domain: Domain) -> NLTemplates:
         raise NLTemplateError("unknown description format: use .yaml/.yml (apb nl.yaml or PDDLGym-style) or "
                               ".json (AutoPlanBench)", file=path)
     data, _ = read_yaml_with_lines(path)
-    nl_keys = {"format", "domain", "intro", "types", "predicates", "actions"}
-    if isinstance(data, dict) and ("format" in data or (set(data) <= nl_keys and _looks_like_nl_yaml(data))):
+    if isinstance(data, dict) and ("format" in data or (set(data) <= set(NL_KEYS) and _looks_like_nl_yaml(data))):
         return load_nl_yaml(path, domain)
     from apb.nl.importers import from_pddlgym_yaml
 

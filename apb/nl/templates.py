@@ -19,6 +19,7 @@ from apb.nl.grammar import LETTERS, article, letter, plural
 
 _PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 FORMAT_VERSION = 1
+NL_KEYS = ("format", "domain", "intro", "types", "predicates", "actions", "goals")
 
 
 class NLTemplateError(ApbError):
@@ -163,6 +164,7 @@ class NLTemplates:
     source: str = "curated"
     file: str | None = None
     nouns: frozenset[str] = frozenset()  # words naming kinds of objects (elided before matching object names)
+    goals: dict[str, str] = field(default_factory=dict)  # problem name -> hand-written goal (a clause)
 
     def type_noun(self, type_name: str) -> str | None:
         """The singular noun of a PDDL type, or None for 'object' / unnamed types."""
@@ -199,6 +201,8 @@ class NLTemplates:
         data["types"] = types
         data["predicates"] = preds
         data["actions"] = actions
+        if self.goals:
+            data["goals"] = dict(self.goals)
         return data
 
     def to_yaml(self) -> str:
@@ -246,10 +250,10 @@ def build_templates(domain: Domain, data: dict, *, source: str, file: str | Path
 
     if not isinstance(data, dict):
         raise fail("an nl.yaml file must be a mapping with the keys domain, types, predicates, actions")
-    unknown = set(data) - {"format", "domain", "intro", "types", "predicates", "actions"}
+    unknown = set(data) - set(NL_KEYS)
     if unknown:
         key = sorted(unknown)[0]
-        raise fail(f"unknown key {key!r}: the keys are format, domain, intro, types, predicates, actions", key)
+        raise fail(f"unknown key {key!r}: the keys are {', '.join(NL_KEYS)}", key)
     intro = data.get("intro") or ""
     if not isinstance(intro, str):
         raise fail("intro must be one line of text", "intro")
@@ -351,9 +355,14 @@ def build_templates(domain: Domain, data: dict, *, source: str, file: str | Path
         variables = {str(k).lstrip("?"): str(v) for k, v in variables.items()}
         actions[key] = ActionTemplate(key, params, text, first, indefinite, variables, nouns)
 
+    goals = data.get("goals") or {}
+    if not isinstance(goals, dict) or not all(isinstance(v, str) and v.strip() for v in goals.values()):
+        raise fail("goals must map problem names (as in '(define (problem NAME)') to one clause of text each, "
+                   "e.g. 'p01: dessert_1 is a souffle'", "goals")
     return NLTemplates(domain=str(data.get("domain") or domain.name), intro=intro.strip(), types=types,
                        predicates=predicates, actions=actions, source=source,
-                       file=str(file) if file is not None else None, nouns=nouns)
+                       file=str(file) if file is not None else None, nouns=nouns,
+                       goals={str(k).lower(): " ".join(v.split()) for k, v in goals.items()})
 
 
 def type_nouns(domain: Domain, types: dict[str, TypeName]) -> frozenset[str]:

@@ -1,0 +1,1 @@
+"""Baking: apb's kitchen for the closed-loop relational planning study (souffles and cakes, consumed ingredients)."""
