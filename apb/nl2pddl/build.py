@@ -1,0 +1,119 @@
+"""Builds NL->PDDL pairs from any dataset apb reads: the English description (apb's NL layer, as the envs word a
+task) and the gold PDDL problem, with Planetarium's fields.
+
+Every problem gives an explicit pair (every initial fact and goal fact in words). Where facts of one predicate cover
+every object of a type the same way ("every ball is in room b", "every block is clear"), an abstract variant words
+them as one phrase; its `init_is_abstract` / `goal_is_abstract` flags say which part. Such a phrase fixes the facts
+exactly, so abstract pairs are not placeholders (`is_placeholder` is False).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+from apb.engine import Task
+from apb.envs.text_env import PDDLTextEnv
+from apb.nl.grammar import join_and
+from apb.nl.render import DomainText, TaskText
+
+PAIRS_FILE = "pairs.jsonl"
+FIELDS = ("id", "name", "domain", "domain_file", "source", "problem_id", "init", "goal", "natural_language",
+          "problem_pddl", "init_is_abstract", "goal_is_abstract", "is_placeholder", "num_objects",
+          "init_num_propositions", "goal_num_propositions")
+
+
+def _abstract_groups(facts: list[tuple], objects: dict[str, str], min_size: int = 2) -> list[tuple]:
+    """(predicate, position, args with None at the position, type) for fact groups covering every object of a type
+    at one argument position, all other arguments equal."""
+    by_type: dict[str, set[str]] = defaultdict(set)
+    for name, kind in objects.items():
+        by_type[kind].add(name)
+    groups: dict[tuple, set[str]] = defaultdict(set)
+    for fact in facts:
+        for pos, arg in enumerate(fact[1:]):
+            key = (fact[0], pos, tuple(None if i == pos else a for i, a in enumerate(fact[1:])), objects.get(arg))
+            groups[key].add(arg)
+    found, used = [], set()
+    for key in sorted(groups, key=str):
+        pred, pos, args, kind = key
+        members = groups[key]
+        if kind is None or len(members) < min_size or members != by_type[kind]:
+            continue
+        facts_of = {(pred, *(m if a is None else a for a in args)) for m in members}
+        if facts_of & used:
+            continue
+        used |= facts_of
+        found.append(key)
+    return found
+
+
+def _words(facts: list[tuple], objects: dict[str, str], words: DomainText, templates) -> tuple[str, bool]:
+    """The facts in English, each covering group as one 'every <noun>' phrase; and whether any group was used."""
+    groups = _abstract_groups(facts, objects)
+    covered = set()
+    phrases = []
+    for pred, _pos, args, kind in groups:
+        noun = templates.type_noun(kind) or "object"
+        phrase = words.fact(pred, tuple(f"every {noun}" if a is None else a for a in args), True)
+        phrases.append(phrase.replace(f"{noun} every {noun}", f"every {noun}"))  # "gripper every gripper"
+        covered |= {fact for fact in facts if fact[0] == pred and all(
+            a is None or a == b for a, b in zip(args, fact[1:], strict=True))}
+    phrases += [words.fact(f[0], f[1:], True) for f in facts if f not in covered]
+    return join_and(phrases) or "nothing is the case", bool(groups)
+
+
+def _row(source: str, entry_id: str, task: Task, text: TaskText, problem_pddl: str, domain_file: str,
+         variant: str, language: str, init_abstract: bool, goal_abstract: bool) -> dict:
+    problem = task.problem
+    return {
+        "id": f"{source}-{entry_id}-{variant}", "name": problem.name, "domain": task.domain.name,
+        "domain_file": domain_file, "source": source, "problem_id": entry_id,
+        "init": "abstract" if init_abstract else "explicit", "goal": "abstract" if goal_abstract else "explicit",
+        "natural_language": language, "problem_pddl": problem_pddl, "init_is_abstract": init_abstract,
+        "goal_is_abstract": goal_abstract, "is_placeholder": False, "num_objects": len(problem.objects),
+        "init_num_propositions": len(problem.init), "goal_num_propositions": len(problem.goal),
+    }
+
+
+def build_pairs(dataset: str, count: int, out: str | Path, *, split: str | None = None,
+                description: str = "curated") -> list[dict]:
+    """Writes DIR/pairs.jsonl (and the domain file under DIR/domains/) for the first `count` problems of `dataset`
+    (a bundled domain name, dataset folder, ... as `apb run` takes); returns the rows."""
+    env = PDDLTextEnv(dataset, split=split, description=description)
+    out = Path(out)
+    (out / "domains").mkdir(parents=True, exist_ok=True)
+    source = env.dataset.name
+    domain_rel = f"domains/{source}.pddl"
+    shutil.copyfile(env.dataset.domain_file, out / domain_rel)
+    rows = []
+    for entry in list(env.dataset)[:count]:
+        task = env.dataset.task(entry.id)
+        text = TaskText(task, env.templates)
+        problem_pddl = env.dataset.problem_text(entry.id)
+        explicit = text.problem_description()
+        rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, "explicit", explicit, False, False))
+        objects = dict(task.problem.objects)
+        init = [(lit.predicate, *lit.args) for lit in task.problem.init]
+        goal = [(lit.predicate, *lit.args) for lit in task.problem.goal]
+        init_words, init_abstract = _words(init, objects, text.words, env.templates)
+        goal_words, goal_abstract = _words(goal, objects, text.words, env.templates)
+        if init_abstract or goal_abstract:
+            language = (f"I have the following objects: {text.objects()}.\n\nCurrently, {init_words}.\n\n"
+                        f"My goal is that {goal_words}.")
+            rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, "abstract", language,
+                             init_abstract, goal_abstract))
+    write_rows(rows, out / PAIRS_FILE)
+    return rows
+
+
+def write_rows(rows: list[dict], path: Path) -> None:
+    """Writes rows as JSON lines (replacing the file)."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
