@@ -1,4 +1,4 @@
-"""The LLM template generator (apb.nl.llm_generator) and `apb nl generate` (apb.nl.cli), with scripted LLMs:
+"""The LLM template generator (apb.nl.generator) and `apb nl generate` (apb.nl.cli), with scripted LLMs:
 prompts, lenient answer reading, one repair turn, rule-based fallbacks, and the command's file handling."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from apb.llm.base import LLMError
 from apb.llm.scripted import ScriptedLLM
 from apb.nl import DomainText, TaskText, load_nl_yaml
 from apb.nl.cli import add_nl_parser, cmd_nl_generate
-from apb.nl.llm_generator import (
+from apb.nl.generator import (
     NLGenerateError,
     generate_templates,
     load_examples,

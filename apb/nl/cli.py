@@ -1,5 +1,5 @@
 """`apb nl ...` commands: `apb nl generate DOMAIN_FILE --llm SPEC --out nl.yaml [--force]` writes the NL templates
-of a domain with an LLM (the AutoPlanBench method, apb.nl.llm_generator).
+of a domain with an LLM (the AutoPlanBench method, apb.nl.generator).
 
 The main CLI adds the parser with `add_nl_parser(subparsers)`; handlers raise ApbError subclasses for bad input,
 which the main CLI prints before exiting with code 2.
@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from apb.engine import load_domain
-from apb.nl.llm_generator import GeneratedTemplates, GenerationEvent, NLGenerateError, generate_templates
+from apb.nl.generator import GeneratedTemplates, GenerationEvent, NLGenerateError, generate_templates
 
 OUTCOME_STYLE = {"ok": "green", "repaired": "yellow", "filled": "yellow", "fallback": "red"}
 
@@ -26,7 +26,9 @@ def add_nl_parser(subparsers) -> argparse.ArgumentParser:
     p = sub.add_parser("generate", help="write an nl.yaml for a PDDL domain with an LLM (AutoPlanBench method)",
                        description="One LLM call per predicate, then one per action (shown with its preconditions "
                                    "and effects in the new wording), then one for the intro line. Answers with the "
-                                   "wrong placeholders get one repair turn, then fall back to rule-based wording.")
+                                   "wrong placeholders, or not about their predicate, action or domain (no word of "
+                                   "its name, types or rule wording), get one repair turn, then fall back to "
+                                   "rule-based wording; the summary counts both.")
     p.add_argument("domain_file", metavar="DOMAIN_FILE", help="the PDDL domain file")
     p.add_argument("--llm", required=True, metavar="SPEC",
                    help="the LLM: openai:<model>, anthropic:<model>, openai-compatible:<base_url>:<model>, local, "
@@ -80,9 +82,17 @@ def summary_lines(templates: GeneratedTemplates, out: Path) -> list[str]:
              f"{len(templates.actions)} actions of domain {escape(templates.domain)} "
              f"(source {escape(templates.source)})"]
     if report is not None:
+        intro_fallback = any(f.kind == "intro" for f in templates.fallbacks)
         lines.append(f"  from the LLM: {len(report.generated)} entries, {len(report.repaired)} of them fixed by a "
                      f"repair turn ({len(report.repairs)} repair turns); rule-based fallbacks: "
-                     f"{len(entry_fallbacks)}")
+                     f"{len(entry_fallbacks)} of {report.entries} entries"
+                     + (", and the intro" if intro_fallback else ""))
+        if report.off_topic:
+            fell_back = {f.label for f in templates.fallbacks if f.fields == ("all",)}
+            still = sum(label in fell_back for label in report.off_topic)
+            lines.append(f"  off-topic answers (not about their entry or domain): {len(report.off_topic)} "
+                         f"({escape(', '.join(report.off_topic))}); {len(report.off_topic) - still} fixed by the "
+                         f"repair turn, {still} fell back to rule wording")
         cost = "unknown" if report.cost is None else f"${report.cost:.4f}"
         from_cache = f" ({report.cached_responses} from the response cache)" if report.cached_responses else ""
         lines.append(f"  LLM calls: {report.calls}{from_cache}; tokens: {report.input_tokens:,} in "

@@ -156,3 +156,22 @@ NOISE_DOMAIN_WORDS = word_set("strips typed untyped adl domain complex simple pr
 SPLIT_PIECES_SHORT = word_set("on in at to is up of by ob")
 # abbreviations that may be part of a compound: 'curpos', 'underob'; not 'destin' (dest + in)
 SPLIT_ABBREVIATIONS = word_set("pos loc obj cur curr avail prev conn")
+# words that say nothing about what a text is about (topic checks of generated templates)
+FUNCTION_WORDS = word_set(
+    "a an the is are am be been being was were has have had do does did not no nor and or but if then than that "
+    "this these those there here it its i me my mine we us our you your he him his she her they them their which "
+    "who whom whose what where when while as so can cannot could may might must will would shall should all any "
+    "each every some none only also very just still yet both either neither own same such too")
+GENERIC_WORDS = word_set("object objects thing things item items entity entities kind kinds type types something "
+                         "anything nothing everything one ones")
+# words that may stand for each other in a template (topic checks): 'the boat is docked at {l}' is about at-ferry
+SYNONYMS = tuple(word_set(group) for group in (
+    "ferry boat ship vessel", "car automobile vehicle", "truck lorry vehicle", "airplane plane aeroplane aircraft",
+    "location place position spot site", "equal same different distinct differ identical",
+    "hold holding grasp grip carry", "robot robby agent", "hand gripper arm", "block cube brick",
+    "table surface", "package parcel box", "city town", "rover robot", "satellite spacecraft",
+    "tile cell square", "waypoint location point", "store storage", "image picture photo photograph",
+    "movie film", "snack food", "person passenger traveller traveler", "floor level storey story",
+    "lift elevator", "destination target goal", "crate box", "depot warehouse", "clear free empty vacant",
+    "connected adjacent next neighbour neighbor linked joined",
+))

@@ -118,3 +118,21 @@ def is_real_word(word: str) -> bool:
 def spaced(text: str) -> str:
     """' text', or '' for no text: a tail appended to a phrase."""
     return f" {text}" if text else ""
+
+
+def stem(word: str) -> str:
+    """A crude common stem, so that inflections of a word match: 'boards', 'boarded', 'boarding' -> 'board';
+    'ferries' -> 'ferry'; 'move', 'moves', 'moving' -> 'mov'; 'stopped' -> 'stop'."""
+    w = word.lower()
+    if len(w) <= 3:
+        return w
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        return w[:-3] + "y"
+    for suffix in ("ing", "ed", "es", "s"):
+        if not w.endswith(suffix) or len(w) - len(suffix) < 3 or (suffix == "s" and w.endswith(("ss", "us", "is"))):
+            continue
+        w = w[:-len(suffix)]
+        if suffix in ("ing", "ed") and len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz":
+            w = w[:-1]
+        break
+    return w[:-1] if w.endswith("e") and len(w) > 3 else w
