@@ -84,10 +84,23 @@ def test_make_vec_with_apb_wrappers(mode):
         assert list(infos["action_valid"]) == [True, True]
     finally:
         envs.close()
-    envs = gym.make_vec(ID, num_envs=2, vectorization_mode=mode, wrappers=[LiteralObservations],
-                        vector_kwargs={"shared_memory": False} if mode == "async" else {})
+    envs = gym.make_vec(ID, num_envs=2, vectorization_mode=mode, wrappers=[LiteralObservations])
     try:
         obs, infos = envs.reset(seed=3, options={"problem": 1})
-        assert list(obs["literals"][0]) == sorted(infos["state_pddl"][0])
+        assert type(obs["literals"]) is tuple and obs["literals"][0] == tuple(sorted(infos["state_pddl"][0]))
+        assert obs["goal"][1] == tuple(infos["goal_pddl"][1])
+        assert len(obs["objects"][0]) == len([k for k in infos["objects"] if k[0] != "_"])
+        obs, _, _, _, infos = envs.step((infos["admissible_actions"][0][0], "(look-around)"))
+        assert obs["literals"][0] == tuple(sorted(infos["state_pddl"][0])) != obs["literals"][1]
+        assert all(envs.single_observation_space[k].contains(obs[k][0]) for k in obs)
     finally:
         envs.close()
+
+
+def test_literal_observation_spaces_bound_every_problem():
+    env = LiteralObservations(gym.make("apb/Logistics-v0"), literal_format="pddlgym")
+    for problem in range(1, 21):
+        obs, info = env.reset(options={"problem": problem})
+        assert env.observation_space.contains(obs), problem
+        obs, *_ = env.step(info["admissible_actions"][-1])
+        assert env.observation_space.contains(obs), problem

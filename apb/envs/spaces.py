@@ -10,8 +10,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium.spaces import Sequence as SequenceSpace
 from gymnasium.spaces import Text
 from gymnasium.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
+
+from apb.engine.errors import ApbError
 
 # What `sample()` draws from: printable ASCII without the vertical tab and form feed.
 SAMPLE_CHARSET = "".join(c for c in string.printable if c not in "\x0b\x0c\r")
@@ -39,20 +42,44 @@ class PrintableText(Text):
     __hash__ = None  # mutable like every gymnasium space
 
 
-class SharedTexts(Sequence):
-    """The texts of a vector env's shared-memory buffer, decoded on access (Gymnasium deep-copies it into a
-    plain tuple of str unless the vector env is made with `copy=False`, when this live view is returned)."""
+class TextTuple(SequenceSpace):
+    """A tuple of one-line printable texts with at most `max_chars` characters in all (each plus one): a Sequence
+    of PrintableText whose bounded size lets AsyncVectorEnv share it (LiteralObservations' fields)."""
 
-    def __init__(self, shared_memory: Any, n: int, max_length: int) -> None:
+    def __init__(self, max_length: int, max_chars: int, seed: Any = None) -> None:
+        super().__init__(PrintableText(max_length), seed=seed)
+        self.max_chars = max_chars
+
+    def contains(self, x: Any) -> bool:
+        return (super().contains(x) and sum(len(t) + 1 for t in x) <= self.max_chars
+                and not any("\n" in t for t in x))
+
+    def __repr__(self) -> str:
+        return f"TextTuple({self.feature_space.max_length}, {self.max_chars})"
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, TextTuple) and self.max_chars == other.max_chars
+                and self.feature_space == other.feature_space)
+
+    __hash__ = None
+
+
+class SharedTexts(Sequence):
+    """The values of a vector env's shared-memory buffer, decoded on access (Gymnasium deep-copies it into a
+    plain tuple unless the vector env is made with `copy=False`, when this live view is returned)."""
+
+    def __init__(self, shared_memory: Any, n: int, max_length: int, lines: bool = False) -> None:
         self._memory = shared_memory
         self._n = n
         self._size = max_length + 1
+        self._lines = lines  # a TextTuple: each text is stored with a newline after it
 
-    def _text(self, index: int) -> str:
+    def _text(self, index: int) -> str | tuple[str, ...]:
         buffer = np.frombuffer(self._memory.get_obj(), dtype=np.int32)
         start = index * self._size
         length = int(buffer[start])
-        return buffer[start + 1:start + 1 + length].tobytes().decode("utf-32-le", "surrogatepass")
+        text = buffer[start + 1:start + 1 + length].tobytes().decode("utf-32-le", "surrogatepass")
+        return tuple(text.split("\n")[:-1]) if self._lines else text
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -73,10 +100,10 @@ class SharedTexts(Sequence):
     def __repr__(self) -> str:
         return repr(tuple(self))
 
-    def __copy__(self) -> tuple[str, ...]:
+    def __copy__(self) -> tuple:
         return tuple(self)
 
-    def __deepcopy__(self, memo: dict) -> tuple[str, ...]:
+    def __deepcopy__(self, memo: dict) -> tuple:
         return tuple(self)
 
     def __reduce__(self):
@@ -84,22 +111,34 @@ class SharedTexts(Sequence):
 
 
 # Gymnasium's shared memory for `Text` stores character indices into the sample charset and reads the buffer
-# once, so AsyncVectorEnv (shared_memory=True, its default) returned strings of '0'. PrintableText registers its
-# own: per env a length slot and up to max_length UTF-32 code points, read back on every access.
+# once, so AsyncVectorEnv (shared_memory=True, its default) returned strings of '0'; a Sequence cannot be shared at
+# all. PrintableText and TextTuple register their own: per env a length slot and up to `size` UTF-32 code points
+# (a TextTuple's texts each followed by a newline), decoded on every access.
+def _size(space: PrintableText | TextTuple) -> int:
+    return space.max_chars if isinstance(space, TextTuple) else space.max_length
+
+
 @create_shared_memory.register(PrintableText)
-def _create_shared_text(space: PrintableText, n: int = 1, ctx: Any = multiprocessing) -> Any:
-    return ctx.Array(np.dtype(np.int32).char, n * (space.max_length + 1))
+@create_shared_memory.register(TextTuple)
+def _create_shared_text(space: PrintableText | TextTuple, n: int = 1, ctx: Any = multiprocessing) -> Any:
+    return ctx.Array(np.dtype(np.int32).char, n * (_size(space) + 1))
 
 
 @read_from_shared_memory.register(PrintableText)
-def _read_shared_text(space: PrintableText, shared_memory: Any, n: int = 1) -> SharedTexts:
-    return SharedTexts(shared_memory, n, space.max_length)
+@read_from_shared_memory.register(TextTuple)
+def _read_shared_text(space: PrintableText | TextTuple, shared_memory: Any, n: int = 1) -> SharedTexts:
+    return SharedTexts(shared_memory, n, _size(space), lines=isinstance(space, TextTuple))
 
 
 @write_to_shared_memory.register(PrintableText)
-def _write_shared_text(space: PrintableText, index: int, value: str, shared_memory: Any) -> None:
-    codes = np.frombuffer(str(value)[:space.max_length].encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+@write_to_shared_memory.register(TextTuple)
+def _write_shared_text(space: PrintableText | TextTuple, index: int, value: Any, shared_memory: Any) -> None:
+    size = _size(space)
+    text = "".join(f"{t}\n" for t in value) if isinstance(space, TextTuple) else str(value)
+    if isinstance(space, TextTuple) and len(text) > size:
+        raise ApbError(f"{len(value)} texts of {len(text)} characters do not fit {space!r}")
+    codes = np.frombuffer(text[:size].encode("utf-32-le", "surrogatepass"), dtype=np.int32)
     buffer = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)
-    start = index * (space.max_length + 1)
+    start = index * (size + 1)
     buffer[start] = len(codes)
     buffer[start + 1:start + 1 + len(codes)] = codes

@@ -7,10 +7,12 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium.spaces import Dict, Discrete, Sequence
+from gymnasium.spaces import Dict, Discrete
 
 from apb.engine.errors import ApbError
-from apb.envs.spaces import PrintableText
+from apb.envs.spaces import TextTuple
+
+MAX_LITERAL_LENGTH = 1000  # characters of one literal or object in LiteralObservations
 
 
 def _base(env: gym.Env):
@@ -99,7 +101,7 @@ def _pddlgym_type(type_name: str) -> str:
 class LiteralObservations(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """PDDLGym-style observations: `{"literals", "objects", "goal"}` as sorted tuples of strings, with static
     facts included like PDDLGym does. `literal_format="pddl"` gives '(on a b)', `"pddlgym"` 'on(a:default,...)'.
-    Its spaces are Sequences, which AsyncVectorEnv cannot share: vectorize it with `shared_memory=False`."""
+    Each field is a `TextTuple` sized for the largest problem the env can pick, so async vector envs share it."""
 
     def __init__(self, env: gym.Env, literal_format: str = "pddl") -> None:
         gym.utils.RecordConstructorArgs.__init__(self, literal_format=literal_format)
@@ -107,9 +109,13 @@ class LiteralObservations(gym.ObservationWrapper, gym.utils.RecordConstructorArg
         if literal_format not in ("pddl", "pddlgym"):
             raise ApbError(f"literal_format must be 'pddl' or 'pddlgym', not {literal_format!r}")
         self.literal_format = literal_format
-        text = PrintableText(1000)
-        self.observation_space = Dict({"literals": Sequence(text), "objects": Sequence(text),
-                                       "goal": Sequence(text)})
+        sizes = {"literals": 0, "objects": 0, "goal": 0}
+        for task in every_task(env):
+            every_fact = set(task.fact_names) | set(task.static_facts)
+            fields = self._fields(every_fact, [str(g) for g in task.goal], dict(task.objects))
+            for key, texts in fields.items():
+                sizes[key] = max(sizes[key], sum(len(t) + 1 for t in texts))
+        self.observation_space = Dict({key: TextTuple(MAX_LITERAL_LENGTH, size) for key, size in sizes.items()})
         self._info: dict | None = None
 
     def reset(self, **kwargs):
@@ -124,9 +130,9 @@ class LiteralObservations(gym.ObservationWrapper, gym.utils.RecordConstructorArg
 
     def observation(self, observation) -> dict:
         info = self._info
-        objects = info["objects"]
-        facts = info["state_pddl"]
-        goal = info["goal_pddl"]
+        return self._fields(info["state_pddl"], info["goal_pddl"], info["objects"])
+
+    def _fields(self, facts, goal: list[str], objects: dict[str, str]) -> dict:
         if self.literal_format == "pddlgym":
             facts = [pddlgym_literal(f, objects) for f in facts]
             goal = [pddlgym_literal(g, objects) if not g.startswith("(not ") else g for g in goal]
