@@ -162,11 +162,14 @@ class Topic:
         return words
 
     def domain_words(self) -> dict[str, str]:
-        """What the domain is about: its name, type names, predicate and action names."""
+        """What the domain is about: its name, type names (and type predicates), action and predicate names,
+        nouns first (the order an issue lists them in)."""
         words = self.name_words(self.domain.name, prepositions=False)
         for found in self.type_words.values():
             words.update(found)
-        for name in [*self.domain.predicates, *(a.name for a in self.domain.actions)]:
+        for noun in self.reader.type_predicates.values():
+            words.update(content_words(noun))
+        for name in [*(a.name for a in self.domain.actions), *self.domain.predicates]:
             words.update(self.name_words(name, prepositions=False))
         return words
 
