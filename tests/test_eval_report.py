@@ -231,9 +231,13 @@ def test_paper_column_for_test_split_only(tmp_path):
             shutil.copy(source, target)
             rewrite(target, lambda records, n=number: records[0].update(
                 problem_id=f"p{n:02d}", episode_id=records[0]["episode_id"].replace("p01", f"p{n:02d}")))
-    test_page = write_report([run], tmp_path / "test")["report.html"].read_text()
+    paths = write_report([run], tmp_path / "test")
+    test_page = paths["report.html"].read_text()
     assert "<span class='paper'>paper 19</span>" in test_page and "Table 2" in test_page
     assert "<span class='paper'>paper 10</span>" not in test_page  # basic ran 2 problems
+    md = paths["report.md"].read_text()
+    assert "| Blocksworld | varies by agent | 0.5 ± 0.5 [2 problems] | 19.5 ± 0.5 [20 problems] (paper 19) |" in md
+    assert "none is shown: Blocksworld Basic (2 problems), Grippers (2 problems)." in md
     shutil.rmtree(run)
     run = copy_run(tmp_path)
     for path in (run / "episodes").glob("*.jsonl"):

@@ -8,7 +8,7 @@ import io
 from typing import Any
 
 from apb.eval.metrics import Episode
-from apb.eval.report_tables import agent_label
+from apb.eval.report_tables import agent_label, agent_order
 
 PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 Y_LABEL = "share of episodes solved"
@@ -16,10 +16,11 @@ Series = dict[tuple[str, str], dict[int, tuple[int, int]]]  # (agent, model) -> 
 
 
 def series_labels(series: Series) -> dict[tuple[str, str], str]:
-    """The tables' agent names (`BrFS`, `ReAct`); an LLM agent's model is added when the run used several models."""
+    """The tables' agent names (`BrFS`, `ReAct`) in the tables' order; an LLM agent's model is added when the run
+    used several models."""
     several = len({model for _, model in series if model}) > 1
     return {(agent, model): agent_label(agent) + (f" ({model})" if several and model else "")
-            for agent, model in series}
+            for agent, model in sorted(series, key=lambda key: (agent_order(key[0]), key[1]))}
 
 
 def plot_figure(series: Series, x_label: str = "optimal plan length") -> Any:
@@ -105,8 +106,7 @@ def plot_svg(series: Series, x_label: str = "optimal plan length") -> str:
 def plot_text_rows(series: Series) -> list[list[str]]:
     """The plot's data as table rows: agent (as in the legend), plan length, solved/episodes."""
     labels = series_labels(series)
-    return [[labels[key], str(length), f"{s}/{n}"] for key, cells in series.items()
-            for length, (s, n) in cells.items()]
+    return [[label, str(length), f"{s}/{n}"] for key, label in labels.items() for length, (s, n) in series[key].items()]
 
 
 def length_text(episode: Episode) -> str:

@@ -88,7 +88,8 @@ class Coverage:
 
     def text(self) -> str:
         noun = "problem" if (self.split_size or self.covered) == 1 else "problems"
-        return f"{self.covered} of {self.split_size} {noun}" if self.split_size else f"{self.covered} {noun}"
+        text = f"{self.covered} of {self.split_size} {noun}" if self.split_size else f"{self.covered} {noun}"
+        return text if self.every_seed else text + ", fewer in some seeds"
 
     @property
     def paper_problems(self) -> bool:
@@ -158,11 +159,19 @@ class CoverageTable:
         return Coverage(covered, sum(sizes) if all(sizes) else None).text()  # type: ignore[arg-type]
 
     def not_comparable(self) -> list[str]:
-        """Domains with a paper figure that this run cannot be set beside (it covered other problems)."""
+        """The cells with a paper figure that this run cannot be set beside (it covered other problems), with what
+        they covered: a whole domain (`Ferry (3 of 20 problems)`) or single agents (`Ferry Basic (2 problems)`)."""
         if not self.show_paper:
             return []
-        return [d for d in self.domains if any((d, a) in self.paper and not self.comparable(d, a)
-                                               for a in self.agents)]
+        out = []
+        for d in self.domains:
+            figures = [a for a in self.agents if (d, a) in self.paper]
+            bad = [a for a in figures if not self.comparable(d, a)]
+            if bad and len(bad) == len(figures) and (cover := self.domain_coverage(d)):
+                out.append(f"{domain_label(d)} ({cover.text()})")
+            else:
+                out += [f"{domain_label(d)} {agent_label(a)} ({self.coverage[(d, a)].text()})" for a in bad]
+        return out
 
 
 def coverage_tables(rows: list[dict[str, Any]], episodes: list[Episode]) -> list[CoverageTable]:
@@ -238,12 +247,10 @@ def coverage_caption(table: CoverageTable) -> str:
         text += (f" In brackets: AutoPlanBench's Table 2, solved out of its {PAPER_PROBLEMS} test problems "
                  f"({paper_columns_text(shown)}).")
     if missing := table.not_comparable():
-        covers = ", ".join(f"{domain_label(d)} ({c.text() if (c := table.domain_coverage(d)) else 'varies by agent'})"
-                           for d in missing)
-        text += (f" The paper's figures are not comparable here, so none is shown: {covers}. The paper counts "
-                 f"solved problems out of all {PAPER_PROBLEMS} test problems and publishes no per-problem results; "
-                 "scaling its count would assume every problem is equally hard, and its problems grow in size. Run "
-                 f"all {PAPER_PROBLEMS} (--problems all) with every seed to compare.")
+        text += (f" The paper's figures are not comparable here, so none is shown: {', '.join(missing)}. The paper "
+                 f"counts solved problems out of all {PAPER_PROBLEMS} test problems and publishes no per-problem "
+                 "results; scaling its count would assume every problem is equally hard, and its problems grow in "
+                 f"size. Run all {PAPER_PROBLEMS} (--problems all) with every seed to compare.")
     return text
 
 
