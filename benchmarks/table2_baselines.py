@@ -28,8 +28,8 @@ from pathlib import Path
 import yaml
 
 from apb.cli import main as apb
+from apb.domains.paper import PAPER_DOMAIN_OF_FOLDER, table2_figure
 from apb.eval.metrics import load_run
-from apb.eval.report import AUTOPLANBENCH_FOLDERS, paper_figure, paper_table2
 
 FOLDERS = ["blocksworld", "logistics", "depot", "ferry", "floortile", "goldminer", "grid", "gripper",
            "movie-complex", "rovers", "satellite", "visitall"]  # the paper's Table 2 order
@@ -71,18 +71,17 @@ def comparison(out: Path, folders: list[str]) -> list[dict]:
     summary = json.loads((out / "report" / "summary.json").read_text(encoding="utf-8"))
     rows = {(r["domain"], r["agent"]): r for r in summary["rows"]}
     episodes = load_run([out])
-    table = paper_table2()
     result = []
     for name in folders:
-        paper = AUTOPLANBENCH_FOLDERS.get(name, name)
+        paper = PAPER_DOMAIN_OF_FOLDER.get(name, name)
         bfs = [e for e in episodes if e.header.get("domain") == name and e.header.get("agent") == "bfs"]
         solved = [e for e in bfs if e.success]
         longer = [e for e in solved if (e.header.get("gold_plan_length") or 0) > e.footer["steps"]]
         rnd, brfs = rows.get((name, "random"), {}), rows.get((name, "bfs"), {})
         result.append({
             "domain": name, "random": rnd.get("solved_mean"), "random_se": rnd.get("solved_se"),
-            "random_paper": paper_figure(table, paper, "random"), "bfs": brfs.get("solved"),
-            "bfs_paper": paper_figure(table, paper, "bfs"), "problems": brfs.get("problems"),
+            "random_paper": table2_figure(paper, "random"), "bfs": brfs.get("solved"),
+            "bfs_paper": table2_figure(paper, "bfs"), "problems": brfs.get("problems"),
             "bfs_seconds_median": statistics.median(e.footer["seconds"] for e in bfs) if bfs else None,
             "bfs_seconds_max": max((e.footer["seconds"] for e in bfs), default=None),
             "gold_longer": len(longer), "gold_extra_steps": sum(e.header["gold_plan_length"] - e.footer["steps"]
