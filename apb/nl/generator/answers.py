@@ -20,6 +20,7 @@ _BULLET = re.compile(r"^(?:[-*•>]+|\d+[.)])\s*")
 
 
 def clean_value(value: str) -> str:
+    """A value without markdown, quotes, extra spaces and a final full stop."""
     value = value.replace("**", "").strip()
     while len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'`":
         value = value[1:-1].strip()

@@ -27,6 +27,7 @@ class Fallback:
 
     @property
     def label(self) -> str:
+        """'predicate at', 'action board', 'intro ferry'."""
         return f"{self.kind} {self.name}"
 
     def __str__(self) -> str:

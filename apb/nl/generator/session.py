@@ -70,6 +70,7 @@ class Session:
         return getattr(completion, "text", None) or ""
 
     def emit(self, stage: str, name: str, index: int, total: int, outcome: str, reason: str = "") -> None:
+        """Sends a progress event to `on_progress`, if any."""
         if self.on_progress is not None:
             self.on_progress(GenerationEvent(stage, name, index, total, outcome, reason))
 
@@ -108,6 +109,7 @@ class Session:
         return entry, issues, outcome
 
     def note_off_topic(self, label: str, issues: list[Issue]) -> None:
+        """Records `label` as off-topic when one of `issues` is a topic issue."""
         if any(i.part == "topic" for i in issues) and label not in self.report.off_topic:
             self.report.off_topic.append(label)
 
@@ -128,6 +130,7 @@ class Session:
 
     # ---- predicates -----------------------------------------------------------------------------------------------
     def check_predicate(self, name: str, params: tuple[str, ...]) -> Checker:
+        """The checker of answers about predicate `name`."""
         def check(answer: str) -> tuple[dict, list[Issue]]:
             if not answer.strip():
                 return {}, [Issue("answer", "the answer was empty")]
@@ -183,6 +186,7 @@ class Session:
         return requires, effects
 
     def check_action(self, name: str, params: tuple[str, ...]) -> Checker:
+        """The checker of answers about action `name`."""
         def check(answer: str) -> tuple[dict, list[Issue]]:
             if not answer.strip():
                 return {}, [Issue("answer", "the answer was empty")]

@@ -137,6 +137,7 @@ class ActionRules:
         return first, noun
 
     def build(self) -> dict:
+        """The nl.yaml entry of the action: text, indefinite form and parameter descriptions."""
         verb, noun, direction, name_prep, prep_noun = self.verb_phrase()
         motion = verb[0] in MOTION_VERBS
         ps = self.params

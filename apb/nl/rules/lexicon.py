@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 def word_set(text: str) -> frozenset[str]:
+    """The words of a space-separated list, as a frozenset."""
     return frozenset(text.split())
 
 

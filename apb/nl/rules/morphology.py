@@ -22,28 +22,33 @@ from apb.nl.rules.lexicon import (
 
 
 def is_known_word(word: str) -> bool:
+    """Whether the rules know `word` (lexicon, abbreviation or inflected verb): unknown words may be compounds."""
     return (word in NOUNS or word in ADJECTIVES or word in PREPOSITIONS or word in VERBS or word in ABBREVIATIONS
             or word in SUBJECT_VERBS or word in word_set("is are not and the a") or word in IRREGULAR_PARTICIPLES
             or third_person_base(word) is not None)
 
 
 def is_participle(word: str) -> bool:
+    """Whether `word` reads as a past participle ('rewound', 'painted'; not 'bed')."""
     if word in IRREGULAR_PARTICIPLES:
         return True
     return len(word) >= 4 and word.endswith("ed") and word not in NOT_PARTICIPLES
 
 
 def is_adjective(word: str) -> bool:
+    """Whether `word` reads as an adjective: listed, a participle, or an adjective suffix ('movable')."""
     if word in ADJECTIVES or is_participle(word):
         return True
     return word not in NOUNS and len(word) > 5 and word.endswith(ADJECTIVE_SUFFIXES)
 
 
 def is_gerund(word: str) -> bool:
+    """Whether `word` reads as a gerund ('holding'; not 'string')."""
     return len(word) >= 5 and word.endswith("ing") and word not in NOT_GERUNDS
 
 
 def third_person(base: str) -> str:
+    """The third person singular of a verb: 'carry' -> 'carries', 'have' -> 'has'."""
     if base == "have":
         return "has"
     if base.endswith(("s", "x", "z", "ch", "sh", "o")):
@@ -64,6 +69,7 @@ def third_person_base(word: str) -> str | None:
 
 
 def looks_third_person(word: str) -> bool:
+    """Whether an unknown word looks like a verb in the third person ('dispenses')."""
     return (len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ous"))
             and word not in NOUNS and word not in SINGULAR_S)
 
@@ -78,18 +84,21 @@ def base_of_third_person(third: str) -> str:
 
 
 def gerund_of(base: str) -> str:
+    """The gerund of a verb: 'hold' -> 'holding', 'wave' -> 'waving'."""
     if base.endswith("e") and not base.endswith(("ee", "ye", "oe")):
         return base[:-1] + "ing"
     return base + "ing"
 
 
 def is_plural(noun: str) -> bool:
+    """Whether a noun phrase is plural ('chips'; not 'gas')."""
     last = noun.split()[-1] if noun.split() else noun
     return (len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
             and last not in SINGULAR_S)
 
 
 def head_word(noun: str) -> str:
+    """The last word of a noun phrase: 'calibration target' -> 'target'."""
     parts = noun.split()
     return parts[-1] if parts else ""
 
@@ -103,6 +112,7 @@ def with_article(noun: str) -> str:
 
 
 def with_the(noun: str) -> str:
+    """'the <noun>', or the noun alone for numbers and article-less words ('the oven', 'home')."""
     first = noun.split()[0] if noun.split() else noun
     if first in NO_ARTICLE or first.isdigit():
         return noun
@@ -111,6 +121,7 @@ def with_the(noun: str) -> str:
 
 
 def is_real_word(word: str) -> bool:
+    """Whether a name piece is a word rather than a code ('truck', not 'x1')."""
     return word in NOUNS or word in ADJECTIVES or (len(word) >= 4 and any(c in "aeiouy" for c in word)
                                                     and word.isalpha())
 

@@ -91,6 +91,7 @@ class PredicateRules:
         return "".join(" " + x for x in out)
 
     def render(self) -> tuple[str, str]:
+        """(text, negated) of the predicate; a negated name ('not-eq') swaps them."""
         w = list(self.words)
         negate = False
         if w and w[0] in ("not", "no", "non") and len(w) > 1:
@@ -113,6 +114,7 @@ class PredicateRules:
         return f"{phrase} holds for {args}", f"{phrase} does not hold for {args}"
 
     def read(self, w: list[str]) -> tuple[str, str]:
+        """(text, negated) for the name's words, by the first pattern that fits."""
         ps = self.params
         first = w[0]
         if first == "can" and len(w) > 1:

@@ -172,12 +172,14 @@ class Reader:
 
     # -- types
     def type_noun(self, type_name: str) -> str:
+        """The noun of a type name ('truck'; an adjective gets 'object': 'movable object')."""
         w = self.vocab.split(type_name) or [type_name]
         if len(w) == 1 and is_adjective(w[0]) and w[0] not in NOUNS:
             w = [*w, "object"]
         return " ".join(w)
 
     def declared_nouns(self, param: Parameter) -> set[str]:
+        """The nouns of a parameter's declared types and their supertypes."""
         out = set()
         for t in param.types:
             for ancestor in self.domain.ancestors(t):
@@ -197,6 +199,7 @@ class Reader:
         return " ".join(kept), w
 
     def param(self, parameter: Parameter, inferred: set[str] | None = None) -> Param:
+        """What the rules know about one parameter: its nouns, the noun to show, its name's words."""
         name = parameter.name.lstrip("?")
         declared = self.declared_nouns(parameter)
         type_noun = None
@@ -215,6 +218,7 @@ class Reader:
         return Param(name, type_noun, nouns, display, name_words, noun)
 
     def predicate_params(self, name: str) -> list[Param]:
+        """The parameters of a predicate, with nouns inferred from how actions use it."""
         schema = self.domain.predicates[name]
         inferred: list[set[str]] = [set() for _ in schema.parameters]
         for action in self.domain.actions:
@@ -232,6 +236,7 @@ class Reader:
         return [self.param(p, inferred[k]) for k, p in enumerate(schema.parameters)]
 
     def action_params(self, schema: ActionSchema) -> list[Param]:
+        """The parameters of an action, with nouns from its type predicates."""
         nouns = self.action_nouns[schema.name]
         return [self.param(p, nouns[k]) for k, p in enumerate(schema.parameters)]
 
