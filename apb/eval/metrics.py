@@ -45,8 +45,17 @@ class Episode:
         return str(self.header.get("episode_id") or self.path.stem)
 
     @property
+    def description(self) -> str:
+        """The env's description: curated (older trajectories say nothing), rule, or a variant (obfuscated, ...)."""
+        return str(self.header.get("description") or "curated")
+
+    @property
     def key(self) -> tuple[str, str, str, str]:
-        return tuple(str(self.header.get(k) or "") for k in GROUP_KEYS)  # type: ignore[return-value]
+        """(domain, agent, model, split); an agent run on a robustness variant is its own condition, `bfs@shuffled`."""
+        values = [str(self.header.get(k) or "") for k in GROUP_KEYS]
+        if self.description not in ("curated", "pddl"):
+            values[1] += f"@{self.description}"
+        return tuple(values)  # type: ignore[return-value]
 
     @property
     def seed(self) -> Any:
@@ -258,6 +267,7 @@ class GroupMetrics:
             "steps": sum(int(e.footer.get("steps") or 0) for e in eps),
             "look_arounds": sum(int(e.footer.get("look_arounds") or 0) for e in eps),
             "cached_tokens": sum(int(e.footer.get("cached_tokens") or 0) for e in eps),
+            "description": eps[0].description if eps else "curated",
             "unpriced": unpriced,
             "llm_calls_by_role": dict(sorted(roles.items())),
             "stop_reasons": dict(sorted(stop.items())),
