@@ -27,6 +27,7 @@ def make(domain: str = "Blocksworld", **kwargs) -> gym.Env:
     return gym.make(f"apb/{domain}-v0", **kwargs)
 
 
+@pytest.mark.filterwarnings("ignore:.*is different from the unwrapped version")
 @pytest.mark.parametrize("wrapper", WRAPPERS, ids=["discrete", "literals", "multihot"])
 def test_wrappers_pass_check_env_and_are_recreated_from_their_spec(wrapper):
     env = wrapper(make(problem=2))
