@@ -259,7 +259,8 @@ class FormulaGrounder:
 
 
 def make(kind: str, children: tuple, origin=None, binding: dict | None = None):
-    """A simplified GAnd/GOr: true conjuncts dropped, a single-child and/or collapsed into its child."""
+    """A simplified GAnd/GOr: true conjuncts and impossible options dropped, a single child collapsed into it
+    (except under forall, whose instances explain a failure)."""
     if kind in ("and", "forall"):
         kept = tuple(c for c in children if c.const is not True)
         flat: list = []
@@ -275,7 +276,10 @@ def make(kind: str, children: tuple, origin=None, binding: dict | None = None):
         return GAnd(kind, tuple(flat), origin, binding)
     if any(c.const is True for c in children):
         return TRUE
-    if kind == "or" and len(children) == 1:
+    possible = tuple(c for c in children if c.const is not False)
+    if possible:  # options that can never hold are dropped (all kept when none can, to explain the failure)
+        children = possible
+    if len(children) == 1:
         return children[0]
     return GOr(kind, children, origin, binding)
 

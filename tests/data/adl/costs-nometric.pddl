@@ -1,0 +1,6 @@
+(define (problem roads-unit)
+  (:domain roads)
+  (:objects a b c d - city)
+  (:init (at a) (road a b) (road b c) (road c d) (road a d)
+         (= (distance a b) 3) (= (distance b c) 4) (= (distance c d) 5) (= (distance a d) 20))
+  (:goal (and (at d) (visited d))))

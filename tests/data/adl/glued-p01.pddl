@@ -1,0 +1,5 @@
+(define (problem glued-1)
+  (:domain glued)
+  (:objects t1 t2 - thing)
+  (:init (ready t1) (ready t2))
+  (:goal (and (done t1) (done t2))))

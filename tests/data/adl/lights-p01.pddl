@@ -1,0 +1,7 @@
+(define (problem lights-1)
+  (:domain lights)
+  (:objects l1 l2 l3 - lamp kitchen hall - room)
+  (:init (in l1 kitchen) (in l2 kitchen) (in l3 hall) (on l1) (broken l2))
+  (:goal (and (forall (?l - lamp) (imply (in ?l kitchen) (on ?l)))
+              (or (dark hall) (marked l3))
+              (not (exists (?l - lamp) (broken ?l))))))

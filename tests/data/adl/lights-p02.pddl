@@ -1,0 +1,5 @@
+(define (problem lights-2)
+  (:domain lights)
+  (:objects l1 l2 l3 - lamp kitchen hall - room)
+  (:init (in l1 kitchen) (in l2 kitchen) (in l3 hall) (broken l1))
+  (:goal (exists (?l - lamp) (marked ?l))))

@@ -1,0 +1,5 @@
+(define (problem reach-1)
+  (:domain reach)
+  (:objects a b c - place)
+  (:init (door home a) (door a b) (door b c) (trap b))
+  (:goal (and (visited c) (safe b))))
