@@ -4,9 +4,12 @@ by the LLM (from the state before it), then the agent replans; every later plann
 far with their explanations. `horizon=None` executes whole plans (replanning only after a failure, or when a plan
 runs out before the goal).
 
-Messages are static first (instructions with the domain description, then the one-shot example as a numbered
-plan; the last of these carries `"cache": True`), then the task, or on replanning the task, the actions taken so
-far, the current situation and the mistakes.
+The study's workflow, step by step: the system prompt has the domain description, how many actions of each plan
+are carried out (H), and every action in words with a description of each of its objects; the task gives the
+objects, the situation and the goal in words; after a failure the LLM is asked why the action failed; the replanning
+prompt gives the actions taken, the situation now, every mistake with its explanation, and asks for a new plan
+"avoiding all past mistakes". Messages are static first (the system prompt, then the one-shot example as a numbered
+plan; the last of these carries `"cache": True`), then the task or the replanning request.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from apb.agents.act import english_action
 from apb.agents.base import FINISH, AgentError, BaseAgent, StopEpisode
 from apb.agents.examples import Example
 from apb.agents.plan import parse_plan
+from apb.nl.grammar import letter
 from apb.prompts import load_prompt
 
 PROMPTS = "agents/closed_loop/"
@@ -30,6 +34,27 @@ def prompt(name: str, **values: str) -> str:
 
 def numbered(lines: list[str]) -> str:
     return "\n".join(prompt("plan_line", number=str(i), action=line) for i, line in enumerate(lines, 1))
+
+
+def action_descriptions(info: dict) -> str:
+    """Each action in words (`put a pan A into an oven B`) with one line per object it takes, from the domain's
+    per-variable descriptions (`A: the filled pan that will be put into the oven`), as the study's prompts had."""
+    lines = []
+    for schema in info.get("action_schemas") or ():
+        lines.append(prompt("action_line", action=str(schema.get("indefinite") or schema.get("pddl") or
+                                                          schema["name"])))
+        variables = schema.get("variables") or {}
+        for index, (name, type_name) in enumerate(schema.get("parameters") or ()):
+            description = variables.get(name) or f"the {type_name} {name}"
+            lines.append("    " + prompt("variable_line", letter=letter(index), description=description))
+    return "\n".join(lines)
+
+
+def horizon_text(horizon: int | None) -> str:
+    """What the agent does with a plan: carry out its first H actions, or all of them."""
+    if horizon is None:
+        return prompt("horizon_all")
+    return prompt("horizon_one") if horizon == 1 else prompt("horizon_many", horizon=str(horizon))
 
 
 class ClosedLoopAgent(BaseAgent):
@@ -60,7 +85,8 @@ class ClosedLoopAgent(BaseAgent):
     # ---- prompts --------------------------------------------------------------------------------------------
     def static_messages(self, info: dict) -> list[dict]:
         messages = [{"role": "system",
-                     "content": prompt("system", domain=str(info.get("domain_description", "")).strip())}]
+                     "content": prompt("system", domain=str(info.get("domain_description", "")).strip(),
+                                       horizon=horizon_text(self.horizon), actions=action_descriptions(info))}]
         example = self.example_for(info)
         if example is not None:
             messages.append({"role": "user", "content": prompt("example_task", task=example.task)})
