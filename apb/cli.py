@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from apb import __version__
+from apb.datasets.layouts import dataset_domain, plan_pairs
 from apb.engine import (
     ActionError,
     ApbError,
@@ -29,7 +30,6 @@ from apb.engine import (
     load_task,
     read_plan,
 )
-from apb.engine.datasets import dataset_domain, plan_pairs
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 INPUT_KINDS = {"syntax", "unknown_action", "wrong_arity", "unknown_object", "type_mismatch"}
@@ -299,38 +299,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 # ---- describe and play ---------------------------------------------------------------------------------------
-def _env_for(domain: str, *, split: str, description: str, problem=None, require_finish: bool = False):
-    """A PDDLTextEnv for a bundled domain name or a dataset folder / PDDLGym name."""
-    from apb.domains.registry import BUNDLED
+def _env_for(domain: str, *, split: str | None, description: str, problem=None, require_finish: bool = False):
+    """A PDDLTextEnv for any problem source (a bundled domain name, a dataset folder, a PDDLGym name)."""
     from apb.envs.text_env import PDDLTextEnv
 
-    if domain.lower() in BUNDLED:
-        env = PDDLTextEnv(domain.lower(), split=split, problem=problem, description=description,
-                          require_finish=require_finish)
-    else:
-        env = _dataset_env(domain, problem=problem, description=description, require_finish=require_finish)
-    return env
-
-
-def _dataset_env(domain: str, *, problem, description: str, require_finish: bool):
-    from apb.envs.text_env import PDDLTextEnv
-
-    if not Path(domain).exists() and "/" not in domain and ":" not in domain:
-        from apb.domains.registry import domain_names
-
-        raise BadInput(f"unknown domain {domain!r}: use a bundled domain ({', '.join(domain_names())}) or the "
-                       "path of a dataset folder")
-    return PDDLTextEnv(dataset=domain, problem=problem, description=description, require_finish=require_finish)
-
-
-def _problem_arg(value: str | None):
-    if value is None:
-        return None
-    return int(value) if value.isdigit() else value
+    return PDDLTextEnv(domain, split=split, problem=problem, description=description, require_finish=require_finish)
 
 
 def cmd_describe(args: argparse.Namespace) -> int:
-    problem = _problem_arg(args.problem)
+    problem = args.problem
     env = _env_for(args.domain, split=args.split, description=args.description, problem=problem)
     obs, info = env.reset(options={"problem": env.problem_ids[0] if problem is None else problem})
     if args.json:
@@ -351,7 +328,7 @@ def cmd_describe(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from apb.agents.human import play
 
-    problem = _problem_arg(args.problem)
+    problem = args.problem
     env = _env_for(args.domain, split=args.split, description=args.description, problem=problem,
                    require_finish=args.require_finish)
     first = env.problem_ids[0] if problem is None else problem
@@ -398,7 +375,8 @@ def _add_env_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments that pick an environment's problem and wording (describe, play)."""
     p.add_argument("domain", help="bundled domain name or dataset folder")
     p.add_argument("--problem", help="problem number (1 = p01) or id; default: the first of the split")
-    p.add_argument("--split", default="test", choices=["test", "example", "scaled"])
+    p.add_argument("--split", help="bundled: test (default), example or scaled; a dataset folder: one of its "
+                   "splits (default: its test problems)")
     p.add_argument("--description", default="curated",
                    help="curated | rule | pddl | path of an nl.yaml / AutoPlanBench json / PDDLGym-style YAML")
 
@@ -477,12 +455,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", help="file to write (default: example_thoughts.yaml in the domain's folder)")
     e.set_defaults(func=cmd_examples_build)
 
+    from apb.equivalence.cli import add_equiv_parser
     from apb.eval.cli import add_eval_parser, add_run_parser
     from apb.eval.report_cli import add_report_parser
-    from apb.equivalence.cli import add_equiv_parser
-    from apb.nl2pddl.cli import add_nl2pddl_parser
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
+    from apb.nl2pddl.cli import add_nl2pddl_parser
 
     add_nl_parser(sub)
     add_cache_parser(sub)
@@ -505,7 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_bench_env_parser(bench_sub)
     from apb.bench.llm import add_bench_llm_parser
-    from apb.bench.random_agent import add_bench_random_parser
+    from apb.bench.random_baseline import add_bench_random_parser
     from apb.bench.translate import add_bench_translate_parser
 
     add_bench_translate_parser(bench_sub)

@@ -15,7 +15,8 @@ from apb.agents.base import AgentError, StopEpisode
 from apb.agents.baselines import OracleAgent, PlannerAgent, RandomAgent, episode_seed
 from apb.agents.episode import run_episode
 from apb.agents.human import HumanAgent
-from apb.bench.random_agent import add_bench_random_parser, paper_table2, print_random_report, run_random_bench
+from apb.bench.random_baseline import add_bench_random_parser, print_random_report, run_random_bench
+from apb.domains.paper import table2 as paper_table2
 from apb.engine.errors import ApbError
 from apb.envs.registration import ENV_NAMES, env_id
 

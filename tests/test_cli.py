@@ -130,7 +130,7 @@ def test_validate_dataset_reports_each_failure(capsys, reference, tmp_path):
 
 
 def test_validate_dataset_resolves_adapted_plan_through_object_mapping(reference):
-    from apb.engine.datasets import plan_pairs
+    from apb.datasets.layouts import plan_pairs
 
     pairs = {(p.split, p.plan.name): p for p in plan_pairs(reference / "blocksworld")}
     pair = pairs[("adapted_gold_plans", "instance-1_gold_plan.txt")]

@@ -191,15 +191,21 @@ def test_from_autoplanbench_refuses_a_plain_folder():
 
 
 # ---- problem lookup ---------------------------------------------------------------------------------------------
-def test_problem_lookup_by_index_id_stem_path_and_digits():
+def test_problem_lookup_by_number_id_stem_path_and_digits():
     ds = load_dataset(DATA / "apb_mini")
-    assert ds.entry(2).id == "orig/instance-10"
+    # every split together: the ids' numbers repeat, so problems are numbered by position from 1
+    assert ds.numbers() == [1, 2, 3, 4, 5, 6, 7, 8] and not ds.numbered
+    assert ds.entry(3).id == ds.entry("3").id == "orig/instance-10"
     assert ds.entry("orig/instance-2").path.name == "instance-2.pddl"
     assert from_pddlgym("lamps", root=STYLE).entry("problem1").id == "train/problem1"  # a unique stem
     assert ds.entry(DATA / "apb_mini" / "adapted_instances" / "instance-2.pddl").id == "adapted/instance-2"
     assert ds.entry(str(DATA / "apb_mini" / "orig_problems" / "instance-2.pddl")).id == "orig/instance-2"
-    assert ds.entry("7").id == "few_shot/instance-0"
-    assert ds.task(0).problem.name == ds.task("orig/instance-1").problem.name == "inst-1"
+    assert ds.entry("8").id == "few_shot/instance-0"
+    assert ds.task(1).problem.name == ds.task("orig/instance-1").problem.name == "inst-1"
+    orig = ds.only("orig")  # one split: the numbers the ids end with
+    assert orig.numbers() == [1, 2, 10] and orig.numbered
+    assert orig.entry(10).id == orig.entry("10").id == "orig/instance-10"
+    assert orig.entry(1).id == orig.entry(" 1 ").id == "orig/instance-1"
 
 
 def test_problem_lookup_errors_list_what_exists():
@@ -208,8 +214,10 @@ def test_problem_lookup_errors_list_what_exists():
         ds.entry("instance-2")
     with pytest.raises(UnknownProblemError, match=r"no problem 'orig/instance-7'.*orig/instance-1, orig/instance-2"):
         ds.task("orig/instance-7")
-    with pytest.raises(UnknownProblemError, match="index 8 is out of range: the dataset has 8"):
-        ds.gold_plan(8)
+    with pytest.raises(UnknownProblemError, match=r"no problem number 9 .*problem numbers here: 1-8"):
+        ds.gold_plan(9)
+    with pytest.raises(UnknownProblemError, match=r"no problem number 0 .*problem numbers here: 1-2, 10"):
+        ds.only("orig").entry("0")
     with pytest.raises(UnknownProblemError):
         ds.entry(True)
     with pytest.raises(DatasetError, match=r"no split 'train'.*orig, adapted, few_shot, test"):

@@ -206,7 +206,7 @@ def test_every_unmet_precondition_is_named(domain):
     env = make(domain)
     env.reset(options={"problem": 1})
     base = env.unwrapped
-    task, text = base.task, base._current.text
+    task, text = base.task, base.text
     checked = 0
     for action in task.actions:
         unmet = task.explain(task.initial_state, action)

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from apb.eval.cli import main
+from apb.cli import main
 from apb.eval.trajectory import read_trajectory
 
 EVAL = ["eval", "--domains", "blocksworld,ferry", "--agents", "random,bfs", "--problems", "1-3", "--seeds", "2",

@@ -8,9 +8,11 @@ import json
 import pytest
 from conftest import dataset_dir
 
-from apb.eval.cli import main
+from apb.cli import main
 from apb.eval.config import ConfigError, load_config
-from apb.eval.runner import EvalError, parse_problems, plan_episodes, run_eval, run_one
+from apb.eval.episode import run_one
+from apb.eval.plan import EvalError, parse_problems, plan_episodes
+from apb.eval.runner import run_eval
 from apb.eval.trajectory import EpisodeSpec, TrajectoryError, episode_id, read_trajectory
 
 

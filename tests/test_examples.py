@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from apb.eval.cli import main
+from apb.cli import main
 from apb.eval.trajectory import read_trajectory
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

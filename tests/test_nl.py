@@ -184,7 +184,7 @@ def test_every_ground_action_text_parses_back(name):
     for number in (1, 20):
         env = PDDLTextEnv(name, problem=number)
         _, info = env.reset()
-        task, text = env.task, env._current.text
+        task, text = env.task, env.text
         parser = TemplateParser(env.templates, info["objects"], [s["name"] for s in info["action_schemas"]],
                                 [str(a) for a in task.actions])
         for action in task.actions:

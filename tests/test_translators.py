@@ -87,7 +87,7 @@ def test_template_reads_every_ground_action_canonical_and_noisy(domain):
     rng = random.Random(domain)
     schemas = {s["name"]: s for s in info["action_schemas"]}
     nouns = sorted(info["type_nouns"], key=len, reverse=True)
-    texts = [env._current.text.action(a) for a in env.task.actions]
+    texts = [env.text.action(a) for a in env.task.actions]
     for action, text in zip(env.task.actions, texts):
         expected = str(action)
         args = list(action.args)
@@ -372,7 +372,7 @@ def test_cascade_on_generated_noise(domain):
     rng = random.Random(f"test:{domain}")
     schemas = {s["name"]: s for s in info["action_schemas"]}
     nouns = sorted(info["type_nouns"], key=len, reverse=True)
-    texts = [env._current.text.action(a) for a in env.task.actions]
+    texts = [env.text.action(a) for a in env.task.actions]
     cascade = make_translator("cascade")
     wrong = []
     for action, text in zip(env.task.actions, texts):
@@ -429,7 +429,7 @@ def test_translator_plugs_into_translated_actions():
     env = TranslatedActions(PDDLTextEnv("blocksworld", problem=1), make_translator("cascade"))
     _, info = env.reset()
     action = info["admissible_actions"][0]
-    english = env.unwrapped._current.text.action(env.unwrapped.task.parse_action(action))
+    english = env.unwrapped.text.action(env.unwrapped.task.parse_action(action))
     _, _, _, _, info = env.step(f"First, {english}. It helps.")
     assert info["action_valid"] and info["action"] == action
     assert info["translation"]["method"] == "template" and info["translation"]["confidence"] == 1.0

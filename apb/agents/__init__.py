@@ -8,8 +8,8 @@
 from apb.agents.base import FINISH, LOOK_AROUND, Agent, AgentError, BaseAgent, StopEpisode
 from apb.agents.episode import EpisodeResult, StepRecord, run_episode
 from apb.agents.examples import Example, ExampleStep, build_example
-from apb.agents.registry import AGENTS, PDDL_AGENTS, agent_class, make_agent
+from apb.agents.registry import AGENTS, agent_class, agent_view, is_deterministic, make_agent, needs_llm
 
-__all__ = ["AGENTS", "FINISH", "LOOK_AROUND", "PDDL_AGENTS", "Agent", "AgentError", "BaseAgent", "EpisodeResult",
-           "Example", "ExampleStep", "StepRecord", "StopEpisode", "agent_class", "build_example", "make_agent",
-           "run_episode"]
+__all__ = ["AGENTS", "FINISH", "LOOK_AROUND", "Agent", "AgentError", "BaseAgent", "EpisodeResult",
+           "Example", "ExampleStep", "StepRecord", "StopEpisode", "agent_class", "agent_view", "build_example",
+           "is_deterministic", "make_agent", "needs_llm", "run_episode"]

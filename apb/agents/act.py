@@ -17,7 +17,7 @@ import re
 from apb.agents.base import FINISH, LOOK_AROUND, BaseAgent, StopEpisode
 from apb.agents.examples import Example
 from apb.nl.templates import Template
-from apb.prompts import load_prompt
+from apb.prompts import prompt_family
 
 PROMPTS = "agents/act/"
 MAX_THOUGHTS_IN_ROW = 2  # ReAct: thought-only answers answered with "OK." before the text counts as an action
@@ -27,10 +27,7 @@ LOOK_WORDS = {"look around", "lookaround", "look", "i look around"}
 PDDL_ACTION = re.compile(r"\([^()]*\)")
 
 
-def prompt(name: str, **values: str) -> str:
-    """A prompt file of this agent family, stripped, with `values` filled in."""
-    text = load_prompt(PROMPTS + name).strip()
-    return text.format(**values) if values else text
+prompt = prompt_family(PROMPTS)
 
 
 def english_action(action: str, info: dict) -> str:
@@ -68,6 +65,7 @@ class ActAgent(BaseAgent):
 
     name = "act"
     needs_llm = True
+    options = ("hints", "constrained", "max_failures")
     system_prompt = "system"
     example_steps: int | None = None  # keep only the last N steps of the example (ReAct: 3)
     uses_translator = True  # English actions go through a translator (Act-PDDL reads PDDL directly)
@@ -204,6 +202,7 @@ class ActPDDLAgent(ActAgent):
     """Act on the PDDL view: PDDL domain and problem in the prompt, PDDL actions out, terse feedback."""
 
     name = "act-pddl"
+    view = "pddl"
     system_prompt = "system_pddl"
     uses_translator = False
 

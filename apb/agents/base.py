@@ -19,9 +19,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from apb.engine.errors import ApbError
+from apb.envs.text_env import FINISH, LOOK_AROUND
 
-FINISH = "(finish)"
-LOOK_AROUND = "(look-around)"
+__all__ = ["FINISH", "LOOK_AROUND", "Agent", "AgentError", "AgentWrapper", "BaseAgent", "StopEpisode",
+           "action_from_info",
+           "ensure_events"]
 
 
 class AgentError(ApbError):
@@ -53,7 +55,11 @@ class BaseAgent:
     """Shared plumbing: the LLM and translator, event recording, prompt assembly helpers."""
 
     name = "agent"
-    needs_llm = False
+    # Facts runners read from the class (through apb.agents.registry), never from lists of names:
+    needs_llm = False  # True: the agent calls an LLM (the runner gives it one, and a translator)
+    deterministic = False  # True: the episode does not depend on the seed (run once per problem)
+    view = "nl"  # the env view the agent reads: "nl" (English) or "pddl" (description="pddl")
+    options: tuple[str, ...] = ()  # constructor options a run may set (CLI flags, YAML agent_options)
 
     def __init__(self, *, llm=None, translator=None, on_event: Callable[[dict], None] | None = None,
                  max_tokens: int | None = None, temperature: float = 0.0, seed: int | None = None) -> None:
@@ -108,7 +114,7 @@ class BaseAgent:
             return self.example
         domain = info.get("domain")
         if isinstance(domain, str) and domain:
-            from apb.agents.examples import bundled_example
+            from apb.agents.thoughts import bundled_example
 
             return bundled_example(domain)
         return None
@@ -122,6 +128,29 @@ class BaseAgent:
 
     def close(self) -> None:
         pass
+
+
+class AgentWrapper:
+    """An agent around another: `reset`, `act` and `close` go to `agent` unless overridden, and so does every
+    other attribute (`name`, `events`, `pop_events`, ...). Runners use it to add behaviour (a transcript, a stop
+    flag) without knowing the agent."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "agent":
+            raise AttributeError(name)
+        return getattr(self.agent, name)
+
+    def reset(self, observation: str, info: dict) -> None:
+        self.agent.reset(observation, info)
+
+    def act(self, observation: str, info: dict) -> str:
+        return self.agent.act(observation, info)
+
+    def close(self) -> None:
+        self.agent.close()
 
 
 def action_from_info(info: dict, text: str) -> str | None:

@@ -50,8 +50,10 @@ class RandomAgent(BaseAgent):
 class _PlanFollower(BaseAgent):
     """Executes a fixed list of PDDL actions, then `(finish)` once, then stops ("plan exhausted")."""
 
-    def __init__(self, *, on_event: Callable[[dict], None] | None = None) -> None:
-        super().__init__(on_event=on_event)
+    deterministic = True
+
+    def __init__(self, *, seed: int | None = None, on_event: Callable[[dict], None] | None = None) -> None:
+        super().__init__(seed=seed, on_event=on_event)
         self._plan: list[str] = []
         self._next = 0
         self._finished = False
@@ -83,8 +85,8 @@ class PlannerAgent(_PlanFollower):
     (bfs, astar, gbfs, or Fast Downward's fd-opt / fd-sat), then executes the plan open loop."""
 
     def __init__(self, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
-                 on_event: Callable[[dict], None] | None = None) -> None:
-        super().__init__(on_event=on_event)
+                 seed: int | None = None, on_event: Callable[[dict], None] | None = None) -> None:
+        super().__init__(seed=seed, on_event=on_event)
         self.planner = str(planner).lower()
         if self.planner not in PLANNER_AGENTS:
             raise AgentError(f"unknown planner {planner!r}: choose one of {', '.join(PLANNER_AGENTS)}")

@@ -19,17 +19,14 @@ from apb.agents.base import FINISH, AgentError, BaseAgent, StopEpisode
 from apb.agents.examples import Example
 from apb.agents.plan import parse_plan
 from apb.nl.grammar import letter
-from apb.prompts import load_prompt
+from apb.prompts import prompt_family
 
 PROMPTS = "agents/closed_loop/"
 PLAN_END = "[PLAN END]"
 MAX_EMPTY_PLANS = 2
 
 
-def prompt(name: str, **values: str) -> str:
-    """A prompt file of this agent, stripped, with `values` filled in."""
-    text = load_prompt(PROMPTS + name).strip()
-    return text.format(**values) if values else text
+prompt = prompt_family(PROMPTS)
 
 
 def numbered(lines: list[str]) -> str:
@@ -62,6 +59,7 @@ class ClosedLoopAgent(BaseAgent):
 
     name = "closed-loop"
     needs_llm = True
+    options = ("horizon", "max_actions", "max_replans")
 
     def __init__(self, *, llm, translator=None, example: Example | None = None, horizon: int | None = 1,
                  max_actions: int = 50, max_replans: int | None = None, **base) -> None:

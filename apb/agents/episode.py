@@ -72,7 +72,8 @@ def run_episode(env, agent, *, seed: int | None = None, options: dict | None = N
         return EpisodeResult(problem_id, steps, bool(info.get("goal_reached")), "agent_stopped", stop.reason,
                              pre_events=ensure_events(agent))
     except Exception as err:  # an agent bug or an LLM failure: recorded, never dropped
-        return EpisodeResult(problem_id, steps, False, "error", error=_describe(err), pre_events=ensure_events(agent))
+        return EpisodeResult(problem_id, steps, False, "error", error=describe_error(err),
+                             pre_events=ensure_events(agent))
     pre_events = ensure_events(agent)
     failures_in_row = 0
     while True:
@@ -85,7 +86,7 @@ def run_episode(env, agent, *, seed: int | None = None, options: dict | None = N
             return EpisodeResult(problem_id, steps, bool(info.get("goal_reached")), "agent_stopped", stop.reason,
                                  pre_events=pre_events)
         except Exception as err:
-            return EpisodeResult(problem_id, steps, False, "error", error=_describe(err), pre_events=pre_events)
+            return EpisodeResult(problem_id, steps, False, "error", error=describe_error(err), pre_events=pre_events)
         events = ensure_events(agent)
         observation, reward, terminated, truncated, info = env.step(action)
         valid = bool(info.get("action_valid", True))
@@ -104,7 +105,7 @@ def run_episode(env, agent, *, seed: int | None = None, options: dict | None = N
                                  f"{failures_in_row} invalid actions in a row", pre_events=pre_events)
 
 
-def _describe(err: BaseException) -> str:
+def describe_error(err: BaseException) -> str:
     last = traceback.extract_tb(err.__traceback__)[-1:] if err.__traceback__ else []
     where = f" at {last[0].filename.rsplit('/', 1)[-1]}:{last[0].lineno}" if last else ""
     return f"{type(err).__name__}: {err}{where}"

@@ -8,7 +8,6 @@ is replaced by the state after the dropped prefix, so the example stays true.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 from apb.engine.errors import ApbError
 from apb.nl.grammar import join_and
@@ -56,7 +55,7 @@ def build_example(domain: str, *, description: str = "curated") -> Example:
     plan = env.dataset.gold_plan(entry.id)
     if plan is None:
         raise ApbError(f"{domain}: the example problem {entry.id} has no gold plan to build an example from")
-    task, text = env.task, env._current.text
+    task, text = env.task, env.text
     objects = observation.partition("\n\n")[0]
     initial = text.state(task.initial_state)
     state = task.initial_state
@@ -87,15 +86,3 @@ def write_thought(task, text, state, action) -> str:
         if remaining:
             parts.append(f"This brings me closer to my goal that {join_and(remaining)}.")
     return " ".join(parts)
-
-
-@lru_cache(maxsize=32)
-def bundled_example(domain: str) -> Example | None:
-    """The one-shot example of a bundled domain (cached), or None when there is none to build (an imported
-    dataset, a domain without p00): agents then run without an example."""
-    from apb.agents.thoughts import build_example_with_thoughts
-
-    try:
-        return build_example_with_thoughts(domain)
-    except (ApbError, OSError, KeyError, ValueError):
-        return None

@@ -28,8 +28,8 @@ class HumanAgent(BaseAgent):
     name = "human"
 
     def __init__(self, *, read: Callable[[str], str] = input, console: Console | None = None,
-                 on_event: Callable[[dict], None] | None = None) -> None:
-        super().__init__(on_event=on_event)
+                 seed: int | None = None, on_event: Callable[[dict], None] | None = None) -> None:
+        super().__init__(seed=seed, on_event=on_event)
         self.read = read
         self.console = console if console is not None else Console(highlight=False)
         self._parser = None

@@ -13,16 +13,13 @@ import re
 from apb.agents.base import FINISH, BaseAgent, StopEpisode
 from apb.agents.examples import Example
 from apb.agents.plan import parse_plan
-from apb.prompts import load_prompt
+from apb.prompts import prompt_family
 
 PROMPTS = "agents/open_loop/"
 PLAN_END = "[PLAN END]"
 
 
-def prompt(name: str, **values: str) -> str:
-    """A prompt file of this agent, stripped, with `values` filled in."""
-    text = load_prompt(PROMPTS + name).strip()
-    return text.format(**values) if values else text
+prompt = prompt_family(PROMPTS)
 
 
 def _squash(text: str) -> str:

@@ -13,7 +13,7 @@ import re
 
 from apb.agents.base import FINISH, BaseAgent, StopEpisode
 from apb.agents.examples import Example
-from apb.prompts import load_prompt
+from apb.prompts import prompt_family
 
 PROMPTS = "agents/plan/"
 _NUMBERING = re.compile(r"^\s*(?:[-*•>]+\s*|(?:step\s*)?\d+\s*[.):\-]\s*|\(\d+\)\s*|\[\d+\]\s*)+", re.IGNORECASE)
@@ -23,9 +23,7 @@ _END = re.compile(r"\[\s*plan[\s_-]*end\s*\]|^\s*(?:plan[\s_-]*end|end of plan)\
 _PDDL_ACTION = re.compile(r"\([^()]*\)")
 
 
-def prompt(name: str, **fields: str) -> str:
-    """A prompt file of this agent family, filled in."""
-    return load_prompt(PROMPTS + name).format(**fields).strip()
+prompt = prompt_family(PROMPTS)
 
 
 def _strip_marks(line: str) -> str:
@@ -69,6 +67,7 @@ class BasicAgent(BaseAgent):
 
     name = "basic"
     needs_llm = True
+    options = ("hints", "stop_on_failure")
     system_prompt = "basic_system"
     uses_thoughts = False
     pddl = False
@@ -173,6 +172,7 @@ class BasicPDDLAgent(BasicAgent):
     PDDL, the example as a PDDL problem and plan; the answer's PDDL actions are sent as they are."""
 
     name = "basic-pddl"
+    view = "pddl"
     system_prompt = "pddl_system"
     pddl = True
 

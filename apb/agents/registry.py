@@ -1,4 +1,5 @@
-"""Agent names (as on the command line) -> agent classes, and `make_agent` to build one by name."""
+"""Agent names (as on the command line) -> agent classes, and `make_agent` to build one by name. A name may carry
+constructor options: `closed-loop:horizon=5` (so one experiment can hold the same agent with different settings)."""
 
 from __future__ import annotations
 
@@ -27,19 +28,55 @@ AGENTS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "llm+p": ("apb.agents.llm_plus_p", "LLMPlusPAgent", {}),
     "human": ("apb.agents.human", "HumanAgent", {}),
 }
-# Agents whose prompts carry PDDL: their envs use description="pddl".
-PDDL_AGENTS = ("basic-pddl", "act-pddl")
+
+
+def agent_spec(name: str) -> tuple[str, dict[str, Any]]:
+    """An agent name with options, as one experiment entry: 'closed-loop:horizon=5' -> ('closed-loop',
+    {'horizon': 5}); values are read as YAML scalars (5, none, true, text); a plain name has no options."""
+    import yaml
+
+    base, _, rest = str(name).partition(":")
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise AgentError(f"bad agent {name!r}: write options as name:key=value,key=value "
+                             "(e.g. closed-loop:horizon=5)")
+        options[key.strip().replace("-", "_")] = yaml.safe_load(value.strip()) if value.strip() else None
+    return base.strip(), options
 
 
 def agent_class(name: str) -> type:
-    entry = AGENTS.get(name)
+    base, options = agent_spec(name)
+    entry = AGENTS.get(base)
     if entry is None:
         raise AgentError(f"unknown agent {name!r}: use one of {', '.join(AGENTS)}")
-    module, cls, _ = entry
-    return getattr(importlib.import_module(module), cls)
+    module, cls_name, _ = entry
+    cls = getattr(importlib.import_module(module), cls_name)
+    unknown = [k for k in options if k not in getattr(cls, "options", ())]
+    if unknown:
+        raise AgentError(f"agent {name!r}: {base} takes no option {unknown[0]!r} (its options: "
+                         f"{', '.join(getattr(cls, 'options', ())) or 'none'})")
+    return cls
+
+
+def needs_llm(name: str) -> bool:
+    """Whether the agent calls an LLM (its class says so)."""
+    return bool(agent_class(name).needs_llm)
+
+
+def is_deterministic(name: str) -> bool:
+    """Whether the agent's episodes do not depend on the seed (deterministic planners, the oracle)."""
+    return bool(agent_class(name).deterministic)
+
+
+def agent_view(name: str) -> str:
+    """The env view the agent reads: "nl" or "pddl" (the env's description)."""
+    return str(agent_class(name).view)
 
 
 def make_agent(name: str, **kwargs: Any):
     """An agent by its CLI name; kwargs go to its constructor (llm=, translator=, example=, horizon=, seed=, ...)."""
     cls = agent_class(name)
-    return cls(**{**AGENTS[name][2], **kwargs})
+    base, options = agent_spec(name)
+    return cls(**{**AGENTS[base][2], **options, **kwargs})

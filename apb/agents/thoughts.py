@@ -9,6 +9,7 @@ than 400 characters, or naming none of the action's objects) is replaced by the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -103,3 +104,13 @@ def build_example_with_thoughts(domain: str, thoughts: str | Path | None = None)
         shipped = domain_dir(domain) / THOUGHTS_FILE
         thoughts = shipped if shipped.is_file() else None
     return load_thoughts(example, thoughts) if thoughts is not None else example
+
+
+@lru_cache(maxsize=32)
+def bundled_example(domain: str) -> Example | None:
+    """The one-shot example of a bundled domain (cached), or None when there is none to build (an imported
+    dataset, a domain without p00): agents then run without an example."""
+    try:
+        return build_example_with_thoughts(domain)
+    except (ApbError, OSError, KeyError, ValueError):
+        return None

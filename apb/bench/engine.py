@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from apb import __version__
+from apb.datasets.layouts import problem_files
+from apb.domains.registry import natural_key
 from apb.engine import load_domain, load_problem
-from apb.engine.datasets import natural_key, problem_files
 from apb.engine.errors import ApbError
 from apb.engine.task import Task
 

@@ -150,7 +150,7 @@ def translation_cases(domain: str, problems: int = 3, seed: int = 0,
         schemas = {s["name"]: s for s in info["action_schemas"]}
         nouns = sorted(info.get("type_nouns") or (), key=len, reverse=True)
         actions = list(env.task.actions)
-        texts = [env._current.text.action(a) for a in actions]
+        texts = [env.text.action(a) for a in actions]
         for i, action in enumerate(actions):
             pddl = str(action)
             cases.append((info, texts[i], pddl))

@@ -1,65 +1,47 @@
-"""Datasets: a domain plus problems (plus optional gold plans and NL descriptions), from three layouts.
+"""Datasets, the one owner of problem sources: a domain plus problems (plus optional gold plans and NL
+descriptions). `resolve(source, split=None)` answers "which problems does this name or path mean?" for every
+caller (envs, eval, CLI); `load_dataset` loads a folder with all of its splits.
 
 ```python
-from apb.datasets import load_dataset
-ds = load_dataset("../shared/reference/autoplanbench/blocksworld")   # or "baking" (PDDLGym), or any folder
-ds.domain; ds.problems[0].id; ds.task("orig/instance-1"); ds.gold_plan(0); ds.descriptions[1]
+from apb.datasets import load_dataset, resolve
+ds = resolve("blocksworld")                                  # a bundled domain's test split (p01-p20)
+ds = resolve("../shared/reference/autoplanbench/blocksworld")  # its test view (orig without the few-shot copy)
+ds = load_dataset("../shared/reference/autoplanbench/blocksworld")   # every split
+ds.domain; ds.problems[0].id; ds.task("orig/instance-1"); ds.gold_plan(1); ds.descriptions[1]
 ```
+- Bundled domains (`bundled`): splits `example` (p00), `test` (p01-p20), `scaled` where it exists.
 - AutoPlanBench folders (`from_autoplanbench`): splits `orig`, `adapted`, `few_shot`; ids `<split>/<stem>`.
 - PDDLGym's library (`from_pddlgym`): splits `train`, `test`; ids `<split>/<stem>`; normalised to standard PDDL.
 - Plain folders (`from_folder`): `domain.pddl` with problem files or `problems/`, plans in `plans/`; ids are stems.
-An id without its split prefix works too when it is unique. Errors are `DatasetError` (an `ApbError`).
+A problem is named by its number (`1` or `"1"`: the number its id ends with, see `Dataset.numbers`), its id, its
+id without split prefix (when unique) or its file path. Errors are `DatasetError` (an `ApbError`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from apb.datasets.autoplanbench import from_autoplanbench, is_autoplanbench
-from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, UnknownProblemError
+from apb.datasets.autoplanbench import from_autoplanbench
+from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, UnknownProblemError, number_ranges
 from apb.datasets.folder import from_folder
+from apb.datasets.loading import load_dataset
 from apb.datasets.pddlgym_library import from_pddlgym, pddlgym_domains, pddlgym_root
+from apb.datasets.sources import bundled, from_files, is_bundled, optimal_length, resolve, source_name
 
 __all__ = [
     "Dataset",
     "DatasetError",
     "ProblemEntry",
     "UnknownProblemError",
+    "bundled",
     "from_autoplanbench",
+    "from_files",
     "from_folder",
     "from_pddlgym",
+    "is_bundled",
     "load_dataset",
+    "number_ranges",
+    "optimal_length",
     "pddlgym_domains",
     "pddlgym_root",
+    "resolve",
+    "source_name",
 ]
-
-PDDLGYM_PREFIX = "pddlgym:"
-
-
-def load_dataset(source: str | Path) -> Dataset:
-    """Loads a dataset, detecting its layout: an AutoPlanBench folder, a plain folder with `domain.pddl`, a PDDLGym
-    domain (`"baking"`, `"pddlgym:baking"`, `.../pddl/baking.pddl` or its problem folder).
-    """
-    if isinstance(source, str) and source.lower().startswith(PDDLGYM_PREFIX):
-        return from_pddlgym(source[len(PDDLGYM_PREFIX):])
-    path = Path(source).expanduser()
-    if path.is_file() and path.name == "domain.pddl":
-        path = path.parent
-    if path.is_dir():
-        if (path / "domain.pddl").is_file():
-            return from_autoplanbench(path) if is_autoplanbench(path) else from_folder(path)
-        name = path.name.removesuffix("_test")
-        if (path.parent / f"{name}.pddl").is_file():  # a PDDLGym problem folder
-            return from_pddlgym(name, root=path.parent)
-        return from_folder(path)  # raises the no-domain error with its hint
-    if path.is_file() and path.suffix == ".pddl" and any(
-            (path.parent / f"{path.stem}{suffix}").is_dir() for suffix in ("", "_test")):
-        return from_pddlgym(path.stem, root=path.parent)
-    if isinstance(source, str) and source and not path.suffix and len(path.parts) == 1:
-        if pddlgym_root() is None:
-            raise DatasetError("no such file or folder, and no PDDLGym library to look the name up in", path=path,
-                               hint="pass a dataset folder, or install pddlgym / set $APB_PDDLGYM_ROOT for "
-                               "PDDLGym's domains")
-        return from_pddlgym(source)  # a bare name: PDDLGym's library (the error lists its domains)
-    raise DatasetError("no such file or folder", path=path,
-                       hint="pass a dataset folder, a PDDLGym domain name or a PDDLGym domain file")

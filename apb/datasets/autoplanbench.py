@@ -1,7 +1,7 @@
 """AutoPlanBench dataset folders: `domain.pddl`, `orig_problems/`, `adapted_instances/`, the few-shot instance,
 their gold-plan folders and `domain_description_seed*.json`.
 
-Plan pairing is `apb.engine.datasets.plan_pairs` (with its two orphan rules). One more quirk is resolved here:
+Plan pairing is `apb.datasets.layouts.plan_pairs` (with its two orphan rules). One more quirk is resolved here:
 a `_planbench` folder's adapted plan whose adapted problem is missing and that has no object mapping runs on
 the original problem when it is the original gold plan under a consistent one-to-one renaming of objects.
 """
@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 
 from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, read_descriptions, strip_comments
+from apb.datasets.layouts import PlanPair, plan_pairs, plan_stem, problem_files
+from apb.domains.registry import natural_key
 from apb.engine import Plan, load_domain, read_plan
-from apb.engine.datasets import PlanPair, natural_key, plan_pairs, plan_stem, problem_files
 
 # split name -> problem folder, in the order of `Dataset.problems`
 SPLIT_FOLDERS = {"orig": "orig_problems", "adapted": "adapted_instances", "few_shot": "orig_few_shot_instance"}

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from apb.datasets.layouts import PlanPair
+from apb.domains.registry import natural_key
 from apb.engine import ApbError, Domain, Plan, Problem, Task, parse_problem, read_plan
-from apb.engine.datasets import PlanPair, natural_key
 
 _DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
 _COMMENT = re.compile(r";[^\n]*")
 _DESCRIPTION = re.compile(r"domain_description_seed(\d+)\.json$")
+_NUMBER = re.compile(r"(\d+)$")
 _LISTED = 12  # how many ids an error message lists before "..."
 
 ProblemKey = int | str | Path
@@ -73,6 +76,7 @@ class Dataset:
         self.descriptions: dict[int, dict] = dict(descriptions or {})
         self._problem_filter = problem_filter
         self._by_id = {entry.id: entry for entry in self.problems}
+        self._numbers: list[int] | None = None
         if len(self._by_id) != len(self.problems):
             raise DatasetError("two problems share an id", path=root)
         self.views: dict[str, list[str]] = {view: list(ids) for view, ids in (views or {}).items()}
@@ -117,14 +121,32 @@ class Dataset:
         return Dataset(self.name, self.layout, self.root, self.domain_file, self.domain, entries,
                        self.descriptions, self._problem_filter)
 
+    def numbers(self) -> list[int]:
+        """The problems' numbers as the CLI shows them: the number each id ends with (p07 and instance-7 are 7) when
+        every id has one and they are unique, else positions counted from 1."""
+        if self._numbers is None:
+            found = [problem_number(entry.stem) for entry in self.problems]
+            unique = None not in found and len(set(found)) == len(found)
+            self._numbers = [int(n) for n in found] if unique else list(range(1, len(self.problems) + 1))
+        return self._numbers
+
+    @property
+    def numbered(self) -> bool:
+        """True when the problems' numbers come from their ids (not from their positions)."""
+        return self.numbers() == [problem_number(entry.stem) for entry in self.problems]
+
     def entry(self, key: ProblemKey) -> ProblemEntry:
-        """The problem with this index, id, id without split prefix (if unique) or file path."""
-        if isinstance(key, bool):
-            raise self._unknown(key)
-        if isinstance(key, int):
-            if 0 <= key < len(self.problems):
-                return self.problems[key]
-            raise self._unknown(key, f"index {key} is out of range: the dataset has {len(self.problems)} problem(s)")
+        """The problem with this number (an int or a string of digits: `1` and `"1"` are the same problem, see
+        `numbers`), id, id without split prefix (if unique) or file path."""
+        if isinstance(key, bool) or (not isinstance(key, int | str | os.PathLike) and not hasattr(key, "__index__")):
+            raise UnknownProblemError(f"problem {key!r} is not a problem number, id or path", path=self.root,
+                                      hint=self._hint())
+        if not isinstance(key, str | os.PathLike) or (isinstance(key, str) and key.strip().isdigit()):
+            number = int(key)
+            for entry, n in zip(self.problems, self.numbers()):
+                if n == number:
+                    return entry
+            raise self._unknown(key, f"no problem number {number} in {self.name!r}")
         text = str(key)
         if isinstance(key, str) and text in self._by_id:
             return self._by_id[text]
@@ -135,8 +157,6 @@ class Dataset:
             if matches:
                 raise UnknownProblemError(f"problem {text!r} is ambiguous in dataset {self.name!r}", path=self.root,
                                           hint=f"use one of {', '.join(e.id for e in matches)}")
-            if text.isdigit():
-                return self.entry(int(text))
         path = Path(text).expanduser()
         if path.is_file():
             resolved = path.resolve()
@@ -150,11 +170,14 @@ class Dataset:
         ids = [entry.id for entry in self.problems]
         return ", ".join(ids[:_LISTED]) + (", ..." if len(ids) > _LISTED else "")
 
+    def _hint(self) -> str:
+        if not self.problems:
+            return "the dataset has no problems"
+        return f"problem numbers here: {number_ranges(self.numbers())}; ids: {self.listed_ids()}"
+
     def _unknown(self, key: object, reason: str | None = None) -> UnknownProblemError:
-        ids = [entry.id for entry in self.problems]
         return UnknownProblemError(reason or f"no problem {key!r} in dataset {self.name!r}", path=self.root,
-                                   hint=f"use an index 0-{len(ids) - 1} or an id: {self.listed_ids()}" if ids
-                                   else "the dataset has no problems")
+                                   hint=self._hint())
 
     def problem_text(self, key: ProblemKey) -> str:
         """The problem's PDDL text in standard PDDL (PDDLGym's action facts removed, line numbers kept)."""
@@ -194,6 +217,23 @@ def read_text(path: Path, what: str) -> str:
         raise DatasetError(f"{what} file not found", path=path) from None
     except (OSError, UnicodeDecodeError) as err:
         raise DatasetError(f"cannot read the {what} file: {err}", path=path) from None
+
+
+def problem_number(stem: str) -> int | None:
+    """The number a problem id ends with: p07 -> 7, instance-12 -> 12, None for `small`."""
+    match = _NUMBER.search(stem)
+    return int(match.group(1)) if match else None
+
+
+def number_ranges(numbers) -> str:
+    """[1, 2, 3, 5, 7, 8] -> '1-3, 5, 7-8'."""
+    parts: list[str] = []
+    for n in sorted(set(numbers)):
+        if parts and n == int(parts[-1].rsplit("-", 1)[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{n}"
+        else:
+            parts.append(str(n))
+    return ", ".join(parts)
 
 
 def natural_sorted(paths) -> list[Path]:

@@ -15,8 +15,8 @@ from apb.datasets.dataset import (
     read_descriptions,
     strip_comments,
 )
+from apb.datasets.layouts import plan_stem
 from apb.engine import load_domain
-from apb.engine.datasets import plan_stem
 
 PLAN_SUFFIXES = (".plan", ".txt", ".soln")
 _DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)

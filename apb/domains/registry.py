@@ -9,23 +9,29 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
 from apb.engine import load_domain, read_plan
-from apb.engine.datasets import natural_key
 from apb.engine.errors import ApbError
 from apb.engine.loader import load_problem
 
 DOMAINS_DIR = Path(__file__).resolve().parent
-# The 12 domains of the AutoPlanBench paper, then Gripper (one robot, two rooms) for scaling.
+# The 12 domains of the AutoPlanBench paper, then Gripper (one robot, two rooms) for scaling, then Baking (the
+# kitchen of the closed-loop relational planning study).
 BUNDLED = ("blocksworld", "depot", "ferry", "floortile", "goldminer", "grid", "grippers", "logistics", "movie",
-           "rovers", "satellite", "visitall", "gripper")
+           "rovers", "satellite", "visitall", "gripper", "baking")
 # The folder of each domain in the AutoPlanBench reference data, where the name differs.
 REFERENCE_NAMES = {"grippers": "gripper", "movie": "movie-complex", "gripper": "gripper"}
-SPLITS = ("example", "test", "scaled")
+SPLITS = ("example", "test", "scaled", "study")  # study: a study's own problems in <domain>/study/ (baking)
+
+
+def natural_key(path: Path) -> tuple:
+    """Sorts instance-2 before instance-10 (by file name)."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name))
 
 
 class UnknownDomainError(ApbError):
@@ -61,8 +67,8 @@ def split_dirs(name: str, split: str) -> tuple[Path, Path]:
     if split not in SPLITS:
         raise ApbError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
     base = domain_dir(name)
-    if split == "scaled":
-        base = base / "scaled"
+    if split in ("scaled", "study"):
+        base = base / split
     return base / "problems", base / "plans"
 
 
@@ -103,8 +109,22 @@ class SplitStats:
 
 
 def plan_is_optimal(plan_path: Path) -> bool:
-    """Gold plans say `; optimal: no` when they come from a satisficing planner."""
+    """Bundled gold plans say `; optimal: no` when they come from a satisficing planner."""
     return "; optimal: no" not in plan_path.read_text(encoding="utf-8")
+
+
+def plan_says_optimal(plan_path: Path) -> bool:
+    """A plan file of another folder counts as optimal only when it says so (`; optimal: yes`, as `apb generate`
+    writes)."""
+    try:
+        return "; optimal: yes" in plan_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def splits(name: str) -> list[str]:
+    """The splits a bundled domain has problems in."""
+    return [split for split in SPLITS if problem_files(name, split)]
 
 
 def split_stats(name: str, split: str) -> SplitStats | None:

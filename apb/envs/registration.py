@@ -11,16 +11,15 @@ import re
 
 from gymnasium.envs.registration import register, registry
 
+from apb.domains.registry import BUNDLED
 from apb.engine.errors import ApbError
 
 NAMESPACE = "apb"
 ENTRY_POINT = "apb.envs.text_env:PDDLTextEnv"
 MAX_EPISODE_STEPS = 24  # the action limit of AutoPlanBench's agents
-# Bundled domain -> the name in its id (apb/<Name>-v0).
-ENV_NAMES = {"blocksworld": "Blocksworld", "depot": "Depot", "ferry": "Ferry", "floortile": "Floortile",
-             "goldminer": "Goldminer", "grid": "Grid", "grippers": "Grippers", "logistics": "Logistics",
-             "movie": "Movie", "rovers": "Rovers", "satellite": "Satellite", "visitall": "Visitall",
-             "gripper": "Gripper"}
+GENERIC_ID = f"{NAMESPACE}/PDDL-v0"  # any problem source: domain= (a name or folder), or domain_file= + problem_file=
+# Bundled domain -> the name in its id (apb/<Name>-v0), for the domains the registry lists.
+ENV_NAMES = {domain: domain.capitalize() for domain in BUNDLED}
 
 
 def env_id(domain: str) -> str:
@@ -33,7 +32,7 @@ def register_envs() -> list[str]:
     ids = []
     for domain, name in ENV_NAMES.items():
         ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}))
-    ids.append(_register(f"{NAMESPACE}/PDDL-v0", {}))
+    ids.append(_register(GENERIC_ID, {}))
     return ids
 
 

@@ -22,7 +22,7 @@ def render_human(env) -> None:
         return
     action, observation = history[-1]
     if not action:
-        title = f"{escape(env.dataset.name)} · {escape(env._current.entry.id)}"
+        title = f"{escape(env.dataset.name)} · {escape(env.problem_id)}"
         console().print(Panel(escape(observation), title=title, border_style="cyan"))
         return
     failed = observation.startswith(("I cannot", "I am not finished")) or " failed" in observation

@@ -13,17 +13,18 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 
-from apb.datasets import Dataset, ProblemEntry
+from apb.datasets import Dataset, ProblemEntry, optimal_length, resolve
 from apb.engine.errors import ActionError, ApbError
 from apb.engine.task import State, Task
-from apb.envs.problems import bundled_problems, dataset_problems, file_problems, optimal_length, select
 from apb.envs.spaces import PrintableText
 from apb.nl.feedback import NLFeedback, PDDLFeedback, diagnose, split_action
 from apb.nl.render import DomainText, TaskText
 from apb.nl.sources import load_templates
+from apb.nl.variants import VARIANTS, apply_variant
 
-LOOK_AROUND = "look-around"
-FINISH = "finish"
+LOOK_AROUND = "(look-around)"  # the two meta actions, as agents send them
+FINISH = "(finish)"
+RESET_OPTIONS = ("problem",)
 MAX_OBSERVATION_LENGTH = 1_000_000
 MAX_ACTION_LENGTH = 4096
 _STATE_CACHE_LIMIT = 20_000
@@ -77,36 +78,52 @@ def _gold_plan(dataset: Dataset, entry: ProblemEntry) -> list[str] | None:
 
 
 class PDDLTextEnv(gym.Env):
-    """A PDDL planning problem as a text game.
+    """A PDDL planning problem as a text game with first-person feedback.
 
-    Build it with `gymnasium.make("apb/<Domain>-v0", ...)` or directly:
-    `PDDLTextEnv("blocksworld")`, `PDDLTextEnv(domain_file=..., problem_file=...)`, `PDDLTextEnv(dataset=...)`.
+    Build it with `gymnasium.make("apb/<Domain>-v0", ...)` or directly from one problem source (anything
+    `apb.datasets.resolve` takes): `PDDLTextEnv("blocksworld")`, `PDDLTextEnv("path/to/dataset")`,
+    `PDDLTextEnv(domain_file=..., problem_file=...)`, `PDDLTextEnv(dataset=Dataset)`.
+
+    - Observation space: printable text (`PrintableText`, at most 1,000,000 characters): the task (goal and initial
+      situation) after `reset`, first-person feedback after `step`.
+    - Action space: printable text: a grounded PDDL action `(stack b1 b2)` (case and whitespace tolerant),
+      `(look-around)` or `(finish)`. A bad action never raises and never changes the state.
+    - Reward: 1.0 on the step that reaches the goal (with `require_finish`, the `(finish)` step in a goal state),
+      else 0.0.
+    - Termination: the goal is reached (or declared with `(finish)`); after that, further steps keep
+      `terminated=True` and change nothing. Truncation: `max_episode_steps`.
+    - `info` keys after `reset` and `step`: domain, problem_id, domain_description, goal, goal_pddl, objects,
+      action_schemas, type_nouns, types, optimal_plan_length, domain_pddl, problem_pddl, gold_plan, state,
+      state_pddl, admissible_actions, goal_reached, unsatisfied_goals, step; `step` adds action, action_valid,
+      failure (`kind`, `unmet`, `text`) and look_around.
+    - `reset(seed, options={"problem": N})`: a problem number (`1` and `"1"` alike), id or path; without one the
+      seed picks a problem. Other option keys are an error.
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, domain: str | None = None, *, split: str | None = None, problem: Any = None,
-                 problems: Any = None, domain_file: str | os.PathLike | None = None,
+    def __init__(self, domain: str | os.PathLike | Dataset | None = None, *, split: str | None = None,
+                 problem: Any = None, problems: Any = None, domain_file: str | os.PathLike | None = None,
                  problem_file: str | os.PathLike | None = None, dataset: str | os.PathLike | Dataset | None = None,
                  description: str | os.PathLike = "curated", require_finish: bool = False,
                  max_episode_steps: int | None = None, render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ApbError(f"render_mode {render_mode!r} is not supported: use 'ansi', 'human' or None")
-        if dataset is not None:
-            self.dataset = dataset_problems(dataset, split)
-        elif domain_file is not None:
-            self.dataset = file_problems(domain_file, problem_file if problem_file is not None else problems)
-        elif domain is not None and problems is not None:
-            from apb.domains.registry import domain_file as bundled_domain_file
-
-            self.dataset = file_problems(bundled_domain_file(domain), problems)
-        elif domain is not None:
-            self.dataset = bundled_problems(domain, split or "test")
-        else:
-            raise ApbError("PDDLTextEnv needs a bundled domain name, domain_file= with problem_file= or problems=, "
-                           "or dataset=")
+        sources = [s for s in (domain, dataset, domain_file) if s is not None]
+        if len(sources) != 1:
+            raise ApbError("PDDLTextEnv needs a bundled domain name or a dataset folder, domain_file= with "
+                           "problem_file= or problems=, or dataset= (exactly one of them)")
+        if problem_file is not None and problems is not None:
+            raise ApbError("pass problem_file= or problems=, not both")
+        files = problem_file if problem_file is not None else problems
+        source = (domain_file, files) if domain_file is not None else sources[0]
+        self.dataset = resolve(source, split, problems=files if domain_file is None else None)
         self.description = "pddl" if description == "pddl" else str(description)
-        self.templates = load_templates(self.dataset.domain, description, domain_file=self.dataset.domain_file)
+        variant = self.description if self.description in VARIANTS else None  # obfuscated / shuffled: the curated
+        self.templates = load_templates(self.dataset.domain, "curated" if variant else description,  # text, renamed
+                                        domain_file=self.dataset.domain_file)
+        if variant:
+            self.dataset, self.templates = apply_variant(self.dataset, self.templates, variant)
         self.require_finish = bool(require_finish)
         self.render_mode = render_mode
         self._max_steps = max_episode_steps
@@ -115,7 +132,7 @@ class PDDLTextEnv(gym.Env):
         self.action_schemas = self._schemas()
         self.observation_space = PrintableText(MAX_OBSERVATION_LENGTH)
         self.action_space = PrintableText(MAX_ACTION_LENGTH)
-        self._fixed_problem = select(self.dataset, problem) if problem is not None else None
+        self._fixed_problem = self.dataset.entry(problem) if problem is not None else None
         self._loaded: dict[str, _Loaded] = {}
         self._current: _Loaded | None = None
         self._state: State | None = None
@@ -131,6 +148,28 @@ class PDDLTextEnv(gym.Env):
         if self._current is None:
             raise ApbError("call reset() before using the environment")
         return self._current.task
+
+    @property
+    def text(self) -> TaskText:
+        """The NL renderer of the current episode's problem (state, action and goal text), after `reset`."""
+        if self._current is None:
+            raise ApbError("call reset() before using the environment")
+        return self._current.text
+
+    @property
+    def problem_id(self) -> str:
+        """The id of the current episode's problem (after `reset`)."""
+        if self._current is None:
+            raise ApbError("call reset() before using the environment")
+        return self._current.entry.id
+
+    def task_for(self, problem: Any) -> Task:
+        """The grounded task of any problem of this env (number, id or path), loaded once and kept."""
+        return self._load(self.dataset.entry(problem)).task
+
+    def text_for(self, problem: Any) -> TaskText:
+        """The NL renderer of any problem of this env (number, id or path)."""
+        return self._load(self.dataset.entry(problem)).text
 
     @property
     def state(self) -> State:
@@ -164,8 +203,11 @@ class PDDLTextEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[str, dict]:
         super().reset(seed=seed)
         options = options or {}
+        if unknown := sorted(set(options) - set(RESET_OPTIONS)):
+            raise ApbError(f"unknown reset option(s) {', '.join(map(repr, unknown))}: the only option is "
+                           "'problem' (a problem number, id or path)")
         if options.get("problem") is not None:
-            entry = select(self.dataset, options["problem"])
+            entry = self.dataset.entry(options["problem"])
         elif self._fixed_problem is not None:
             entry = self._fixed_problem
         else:
@@ -219,12 +261,12 @@ class PDDLTextEnv(gym.Env):
                     observation += " " + feedback.goal_reached()
         else:
             meta = split_action(action) if isinstance(action, str) else None
-            if meta is not None and meta[0] == LOOK_AROUND and not meta[1]:
+            if meta is not None and f"({meta[0]})" == LOOK_AROUND and not meta[1]:
                 look = True
-                executed = "(look-around)"
+                executed = LOOK_AROUND
                 observation = feedback.look_around(state)
-            elif meta is not None and meta[0] == FINISH and not meta[1]:
-                executed = "(finish)"
+            elif meta is not None and f"({meta[0]})" == FINISH and not meta[1]:
+                executed = FINISH
                 if task.is_goal(state):
                     terminated = True
                     reward = 1.0

@@ -1,8 +1,7 @@
 """`apb run` (one episode with a live transcript) and `apb eval` (many episodes, concurrent, resumable).
 
-`add_run_parser(sub)` and `add_eval_parser(sub)` add the subcommands to the `apb` parser; `python -m apb.eval.cli`
-runs them on their own. Exit codes: 0 every episode ran (solved or not), 1 `apb run`'s episode crashed,
-2 bad input.
+`add_run_parser(sub)` and `add_eval_parser(sub)` add the subcommands to the `apb` parser. Exit codes: 0 every
+episode ran (solved or not), 1 `apb run`'s episode crashed, 2 bad input.
 """
 
 from __future__ import annotations
@@ -17,8 +16,12 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from apb.agents import AGENTS, agent_class
+from apb.agents.base import AgentWrapper
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
-from apb.eval.runner import SYMBOLIC_AGENTS, EvalError, run_eval, run_one
+from apb.eval.episode import episode_llm, run_one
+from apb.eval.plan import EvalError
+from apb.eval.runner import run_eval
 from apb.eval.trajectory import EpisodeSpec, episode_id
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -27,18 +30,16 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 # ---- apb run ----------------------------------------------------------------------------------------------
-class TranscriptAgent:
+class TranscriptAgent(AgentWrapper):
     """Prints what an agent does as it happens: its LLM outputs, translations, the action and the feedback."""
 
     def __init__(self, agent: Any, console: Console) -> None:
-        self._agent, self._console = agent, console
+        super().__init__(agent)
+        self._console = console
         self._step = 0
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._agent, name)
-
     def _show_events(self) -> None:
-        for event in getattr(self._agent, "events", ()):
+        for event in getattr(self.agent, "events", ()):
             if event.get("type") == "llm":
                 usage = event.get("usage") or {}
                 tokens = f"{usage.get('input_tokens', 0)}+{usage.get('output_tokens', 0)} tokens"
@@ -51,7 +52,7 @@ class TranscriptAgent:
 
     def reset(self, observation: str, info: dict) -> None:
         self._console.print(f"[bold]Task[/bold] {escape(str(info.get('problem_id', '')))}\n{escape(observation)}")
-        self._agent.reset(observation, info)
+        self.agent.reset(observation, info)
         self._show_events()
 
     def act(self, observation: str, info: dict) -> str:
@@ -59,28 +60,24 @@ class TranscriptAgent:
             mark = "[green]ok[/green]" if info.get("action_valid", True) else "[red]invalid[/red]"
             self._console.print(f"  feedback {mark}: {escape(observation)}")
         self._step += 1
-        action = self._agent.act(observation, info)
+        action = self.agent.act(observation, info)
         self._show_events()
         self._console.print(f"[bold]{self._step:>3}[/bold] action: {escape(action)}")
         return action
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    if args.agent not in SYMBOLIC_AGENTS and not args.llm:
-        raise EvalError(f"the {args.agent} agent needs an LLM: pass --llm SPEC (e.g. local, scripted:answers.txt)")
-    from apb.agents import AGENTS
+    from apb.agents import needs_llm
 
     if args.agent not in AGENTS:
         raise EvalError(f"unknown agent {args.agent!r}: use one of {', '.join(AGENTS)}")
+    if needs_llm(args.agent) and not args.llm:
+        raise EvalError(f"the {args.agent} agent needs an LLM: pass --llm SPEC (e.g. local, scripted:answers.txt)")
     spec = EpisodeSpec(domain=args.domain, problem=_problem(args.problem), agent=args.agent,
-                       model=args.llm if args.agent not in SYMBOLIC_AGENTS else None, seed=args.seed,
+                       model=args.llm if needs_llm(args.agent) else None, seed=args.seed,
                        split=args.split, translator=args.translator, require_finish=args.require_finish,
-                       max_steps=args.horizon)
-    llm = None
-    if spec.model:
-        from apb.llm import make_llm
-
-        llm = make_llm(spec.model, cache=args.cache)
+                       max_steps=args.max_steps, agent_options=_run_agent_options(args))
+    llm = episode_llm(spec, cache=args.cache)
     if args.out:
         target = Path(args.out)
         final = target / "episodes" / f"{episode_id(spec)}.jsonl"
@@ -117,7 +114,8 @@ def add_run_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--split", default="test")
     p.add_argument("--translator", default="cascade", help="template, fuzzy, tllm or cascade (default)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--horizon", type=int, default=None, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--max-steps", type=int, default=None, help="step limit (default 24; closed-loop 50)")
+    _add_agent_option_arguments(p)
     p.add_argument("--require-finish", action="store_true")
     p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
     p.add_argument("--out", help="write the trajectory under this folder")
@@ -136,11 +134,18 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
     for key, value in (("domains", _list(args.domains)), ("agents", _list(args.agents)), ("llm", args.llm),
                        ("problems", args.problems), ("seeds", args.seeds), ("split", args.split),
                        ("concurrency", args.concurrency), ("out", args.out), ("translator", args.translator),
-                       ("max_steps", args.horizon)):
+                       ("max_steps", args.max_steps)):
         if value is not None:
             setattr(config, key, value)
     if args.require_finish:
         config.require_finish = True
+    for key, value in cli_agent_options(args).items():
+        takers = [a for a in config.agents if a in AGENTS and key in agent_class(a).options]
+        if not takers:
+            raise EvalError(f"--{key.replace('_', '-')} applies to none of the agents {', '.join(config.agents)}: "
+                            f"it is an option of {', '.join(_agents_with(key))}")
+        for agent in takers:
+            config.agent_options.setdefault(agent, {})[key] = value
     if not config.domains:
         raise EvalError("no domains: pass --domains LIST (or all), or domains: in --config")
     if not config.agents:
@@ -151,6 +156,52 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
         raise EvalError(f"bad --concurrency {config.concurrency}: it must be at least 1")
     config.domains = expand_domains(config.domains)
     return config
+
+
+def _add_agent_option_arguments(p: argparse.ArgumentParser) -> None:
+    """Agent options as flags; each goes to the agents of the run whose class lists it in `options`."""
+    p.add_argument("--horizon", type=_horizon, default=argparse.SUPPRESS,
+                   help="closed-loop: actions grounded per plan (1, 5, ... or 'all')")
+    p.add_argument("--hints", action="store_true", default=None,
+                   help="act/react/basic/cot: feedback hints (the admissible actions after a failure)")
+    p.add_argument("--constrained", action="store_true", default=None,
+                   help="act/react: choose among the admissible actions")
+
+
+def _horizon(value: str) -> int | None:
+    if value.strip().lower() in ("all", "none"):
+        return None
+    try:
+        horizon = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad horizon {value!r}: a number of actions (1, 5) or 'all'") from None
+    if horizon < 1:
+        raise argparse.ArgumentTypeError(f"bad horizon {value!r}: at least 1 (or 'all')")
+    return horizon
+
+
+def cli_agent_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The agent options given as flags (--horizon, --hints, --constrained)."""
+    options = {}
+    if hasattr(args, "horizon"):
+        options["horizon"] = args.horizon
+    for key in ("hints", "constrained"):
+        if getattr(args, key, None):
+            options[key] = True
+    return options
+
+
+def _run_agent_options(args: argparse.Namespace) -> dict[str, Any]:
+    options = cli_agent_options(args)
+    for key in options:
+        if key not in agent_class(args.agent).options:
+            raise EvalError(f"--{key.replace('_', '-')} is not an option of the {args.agent} agent: it is one of "
+                            f"{', '.join(_agents_with(key))}")
+    return options
+
+
+def _agents_with(option: str) -> list[str]:
+    return [name for name in AGENTS if option in agent_class(name).options]
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -200,7 +251,8 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--split", help="test (default) or scaled")
     p.add_argument("--concurrency", type=int, help="episodes at a time (default 4)")
     p.add_argument("--translator", help="template, fuzzy, tllm or cascade (default)")
-    p.add_argument("--horizon", type=int, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--max-steps", type=int, help="step limit (default 24; closed-loop 50)")
+    _add_agent_option_arguments(p)
     p.add_argument("--require-finish", action="store_true")
     p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
     p.add_argument("--out", help="output folder (must be empty unless --resume)")
@@ -213,15 +265,3 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
                    help="run only shard I of N (0-based); merge the shards' folders with apb report DIR1 DIR2 ...")
     p.set_defaults(func=cmd_eval)
     return p
-
-
-# ---- standalone ---------------------------------------------------------------------------------------------
-def main(argv: list[str] | None = None) -> int:
-    """`python -m apb.eval.cli ...` is `apb ...` (the full command, so run and eval behave the same)."""
-    from apb.cli import main as apb_main
-
-    return apb_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

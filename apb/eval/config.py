@@ -1,7 +1,7 @@
 """Experiment files for `apb eval --config exp.yaml`: read, validated, errors naming the file, line and key.
 
     domains: [blocksworld, ferry]     # or "all", or dataset folder paths
-    agents: [random, bfs, act]
+    agents: [random, bfs, act, "closed-loop:horizon=5"]   # options in a name: one agent, several settings
     llm: openai:gpt-4o-mini           # for the LLM agents
     problems: 1-20                    # or a list [1, 2, p07], or all (the default)
     seeds: 2                          # a count, or a list of seeds
@@ -12,6 +12,7 @@
     require_finish: false
     max_steps: 24
     agent_options: {act: {hints: true}}
+    description: obfuscated           # curated (default), rule, or a robustness variant: obfuscated, shuffled
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ from typing import Any
 import yaml
 
 from apb.engine.errors import ApbError
-from apb.eval.runner import EvalError, parse_problems, parse_seeds, plan_episodes
+from apb.eval.plan import EvalError, parse_problems, parse_seeds, plan_episodes
 from apb.eval.trajectory import EpisodeSpec
 
 KEYS = ("domains", "agents", "llm", "problems", "seeds", "split", "concurrency", "out", "translator",
-        "require_finish", "max_steps", "agent_options")
+        "require_finish", "max_steps", "agent_options", "description")
 
 
 class ConfigError(ApbError):
@@ -48,11 +49,13 @@ class ExperimentConfig:
     require_finish: bool = False
     max_steps: int | None = None
     agent_options: dict[str, dict] = field(default_factory=dict)
+    description: str = "curated"  # curated, rule, or a robustness variant: obfuscated, shuffled
 
     def episodes(self) -> list[EpisodeSpec]:
         return plan_episodes(expand_domains(self.domains), self.agents, self.problems, self.seeds, model=self.llm,
                              split=self.split, translator=self.translator, require_finish=self.require_finish,
-                             agent_options=self.agent_options, max_steps=self.max_steps)
+                             agent_options=self.agent_options, max_steps=self.max_steps,
+                             description=self.description)
 
 
 def expand_domains(domains: list[str] | str) -> list[str]:
@@ -113,7 +116,7 @@ def load_config(path: str | Path) -> ExperimentConfig:
             if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
                 raise fail(key, "a list of names (or a comma-separated string)")
             setattr(config, key, value)
-    for key in ("llm", "split", "out", "translator"):
+    for key in ("llm", "split", "out", "translator", "description"):
         if key in data:
             if not isinstance(data[key], str) or not data[key]:
                 raise fail(key, f"a string, not {data[key]!r}")
@@ -145,9 +148,14 @@ def load_config(path: str | Path) -> ExperimentConfig:
         if not isinstance(options, dict) or not all(isinstance(v, dict) for v in options.values()):
             raise fail("agent_options", "a mapping agent name -> {option: value}")
         config.agent_options = options
-    from apb.agents import AGENTS
+    from apb.agents import AGENTS, AgentError, agent_class
+    from apb.agents.registry import agent_spec
 
     for agent in config.agents:
-        if agent not in AGENTS:
+        if agent_spec(agent)[0] not in AGENTS:
             raise fail("agents", f"unknown agent {agent!r}; use one of {', '.join(AGENTS)}")
+        try:
+            agent_class(agent)  # options written in the name (closed-loop:horizon=5) are checked here
+        except AgentError as err:
+            raise fail("agents", str(err)) from None
     return config

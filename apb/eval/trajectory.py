@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from apb.datasets import source_name
 from apb.engine.errors import ApbError
 
 DEFAULT_MAX_STEPS = 24  # AutoPlanBench's action limit
@@ -43,12 +44,13 @@ class EpisodeSpec:
     agent_options: dict[str, Any] = field(default_factory=dict)
     require_finish: bool = False
     max_steps: int | None = None  # None: 24, or 50 for closed-loop
+    description: str = "curated"  # the env's NL source, or a robustness variant (obfuscated, shuffled)
 
     @property
     def horizon(self) -> int:
         if self.max_steps is not None:
             return self.max_steps
-        return CLOSED_LOOP_MAX_STEPS if self.agent == "closed-loop" else DEFAULT_MAX_STEPS
+        return CLOSED_LOOP_MAX_STEPS if self.agent.partition(":")[0] == "closed-loop" else DEFAULT_MAX_STEPS
 
     @property
     def domain_name(self) -> str:
@@ -58,13 +60,9 @@ class EpisodeSpec:
         return asdict(self)
 
 
-def is_dataset_folder(domain: str) -> bool:
-    """A domain given as a folder path (rather than a bundled domain name)."""
-    return "/" in domain or os.sep in domain or Path(domain).is_dir()
-
-
 def domain_name(domain: str) -> str:
-    return Path(domain).name if is_dataset_folder(domain) else domain
+    """The name a domain's episodes and report rows go by (see `apb.datasets.source_name`)."""
+    return source_name(domain)
 
 
 def slug(text: str) -> str:
@@ -73,10 +71,12 @@ def slug(text: str) -> str:
 
 
 def episode_id(spec: EpisodeSpec) -> str:
-    """`<domain>__<problem>__<agent>__<model slug>__s<seed>`, stable across runs (the resume key)."""
+    """`<domain>__<problem>__<agent>__<model slug>__s<seed>` (plus `__<description>` when it is not curated),
+    stable across runs (the resume key)."""
     problem = str(spec.problem).replace("/", "-")
     model = slug(spec.model) if spec.model else "none"
-    return f"{slug(spec.domain_name)}__{slug(problem)}__{slug(spec.agent)}__{model}__s{spec.seed}"
+    variant = "" if spec.description == "curated" else f"__{slug(spec.description)}"
+    return f"{slug(spec.domain_name)}__{slug(problem)}__{slug(spec.agent)}__{model}__s{spec.seed}{variant}"
 
 
 @lru_cache(maxsize=1)
@@ -209,7 +209,9 @@ def write_trajectory(path: str | Path, header: dict, result: Any, *, seconds: fl
 
 
 def read_trajectory(path: str | Path) -> dict[str, Any]:
-    """`{"header": {...}, "steps": [...], "footer": {...}}` of a finished trajectory file."""
+    """`{"header": {...}, "steps": [...], "footer": {...}}` of a finished trajectory file: the one reader of
+    trajectories (`apb eval --resume`, `apb report`). Blank lines are ignored; TrajectoryError names the file and
+    line of anything else that is wrong."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -225,7 +227,7 @@ def read_trajectory(path: str | Path) -> dict[str, Any]:
         except json.JSONDecodeError as err:
             raise TrajectoryError(f"{path}:{number}: corrupt trajectory line (invalid JSON: {err.msg})") from None
         kind = line.get("type") if isinstance(line, dict) else None
-        if kind == "header" and header is None and number == 1:
+        if kind == "header" and header is None:
             header = line
         elif header is None:
             raise TrajectoryError(f"{path}:{number}: the trajectory has no header line (the first line must have "
@@ -238,10 +240,13 @@ def read_trajectory(path: str | Path) -> dict[str, Any]:
             footer = line
         else:
             raise TrajectoryError(f"{path}:{number}: unexpected line type {kind!r} (expected 'step' or 'footer')")
+    if header is None and not text.strip():
+        raise TrajectoryError(f"{path}:1: the trajectory is empty (no header line)")
     if header is None:
         raise TrajectoryError(f"{path}:1: the trajectory is empty (no header line)")
     if footer is None:
-        raise TrajectoryError(f"{path}: the trajectory has no footer line (the episode did not finish)")
+        raise TrajectoryError(f"{path}: the trajectory has no footer line (the episode did not finish; re-run it "
+                              "with apb eval --resume after deleting the file)")
     return {"header": header, "steps": steps, "footer": footer}
 
 

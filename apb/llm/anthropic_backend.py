@@ -18,8 +18,8 @@ from typing import Any
 import anthropic
 from anthropic.types import Message as AnthropicMessage
 
+from apb.llm.api_backend import APIBackend
 from apb.llm.base import Usage
-from apb.llm.retry import APIBackend
 
 ANTHROPIC_KEY_ENV = "ANTHROPIC_API_KEY"
 DEFAULT_MAX_TOKENS = 1024

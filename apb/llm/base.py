@@ -114,3 +114,17 @@ def check_messages(messages: Sequence[Message]) -> list[Message]:
     if not out:
         raise LLMError("no messages to send")
     return out
+
+
+class LLMWrapper:
+    """An LLM around another (`inner`): a cache, a concurrency cap, running totals. Attributes it does not define
+    itself are the inner LLM's; `spec` is the inner one's unless set."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.spec = inner.spec
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)

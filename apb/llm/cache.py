@@ -25,7 +25,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from apb.llm.base import CacheMissError, Completion, LLMConfigError, LLMError, Message, Usage, check_messages
+from apb.llm.base import (
+    CacheMissError,
+    Completion,
+    LLMConfigError,
+    LLMError,
+    LLMWrapper,
+    Message,
+    Usage,
+    check_messages,
+)
 from apb.llm.specs import parse_spec
 
 CACHE_ENV = "APB_CACHE_DIR"
@@ -310,19 +319,13 @@ def llm_identity(llm: Any) -> tuple[str, str, str | None]:
     return parsed.provider, parsed.model or parsed.provider, host
 
 
-class CachedLLM:
+class CachedLLM(LLMWrapper):
     """An LLM behind the answer cache (sync and async). Other attributes are those of the inner LLM."""
 
     def __init__(self, inner: Any, cache: ResponseCache | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.cache = cache if cache is not None else ResponseCache()
-        self.spec = inner.spec
         self.identity = llm_identity(inner)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     def __repr__(self) -> str:
         return f"CachedLLM({self.inner!r}, {self.cache!r})"

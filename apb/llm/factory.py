@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from apb.llm.base import Completion, LLMConfigError, Usage
+from apb.llm.base import Completion, LLMConfigError, LLMWrapper, Usage
 from apb.llm.cache import CachedLLM, ResponseCache, check_mode
 from apb.llm.pricing import PricesArg, load_prices
 from apb.llm.retry import ProviderLimit, RetryPolicy, provider_limit, set_concurrency
@@ -46,21 +46,16 @@ class Totals:
         return data
 
 
-class TrackedLLM:
+class TrackedLLM(LLMWrapper):
     """What `make_llm` returns: the LLM protocol plus `.totals` (a snapshot of the running Totals),
     `.cache` (the ResponseCache, None when off) and the inner backend's attributes."""
 
     def __init__(self, inner: Any, *, spec: str | None = None, cache: ResponseCache | None = None) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.spec = spec or inner.spec
         self.cache = cache
         self._totals = Totals()
         self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     def __repr__(self) -> str:
         return f"TrackedLLM({self.spec!r})"
@@ -104,18 +99,12 @@ class TrackedLLM:
         return completion
 
 
-class LimitedLLM:
+class LimitedLLM(LLMWrapper):
     """A backend without its own cap (the local model) behind its provider's process-wide concurrency cap."""
 
     def __init__(self, inner: Any, key: str, provider: str) -> None:
-        self.inner = inner
-        self.spec = inner.spec
+        super().__init__(inner)
         self._key, self._provider = key, provider
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     @property
     def limit(self) -> ProviderLimit:

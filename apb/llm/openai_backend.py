@@ -15,8 +15,8 @@ from typing import Any
 import openai
 from openai.types.chat import ChatCompletion
 
+from apb.llm.api_backend import APIBackend
 from apb.llm.base import Usage
-from apb.llm.retry import APIBackend
 
 OPENAI_KEY_ENV = "OPENAI_API_KEY"
 COMPATIBLE_KEY_ENV = "OPENAI_COMPATIBLE_API_KEY"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -17,3 +18,19 @@ def load_prompt(name: str) -> str:
     if not path.resolve().is_relative_to(PROMPTS_DIR):
         raise ValueError(f"prompt {name!r} is outside the prompts folder")
     return path.read_text(encoding="utf-8")
+
+
+def fill_prompt(name: str, **values: str) -> str:
+    """The prompt file `name`, stripped, with its `{fields}` filled in from `values`."""
+    text = load_prompt(name).strip()
+    return text.format(**values) if values else text
+
+
+def prompt_family(folder: str) -> Callable[..., str]:
+    """`fill_prompt` for the files of one folder: `prompt = prompt_family("agents/act/"); prompt("system")`."""
+
+    def prompt(name: str, **values: str) -> str:
+        return fill_prompt(folder + name, **values)
+
+    prompt.__doc__ = f"A prompt file of apb/prompts/{folder}, stripped, with its fields filled in."
+    return prompt

@@ -36,27 +36,13 @@ for those domains; elsewhere bundled and paper agree within noise.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from apb import __version__
+from apb.domains.paper import REFERENCE_FOLDERS, table2
 from apb.engine.errors import ApbError
-
-PAPER_TABLE2 = Path(__file__).with_name("paper_table2.json")
-# Bundled domain -> its folder in the AutoPlanBench data (the 13th bundled domain, gripper, has none).
-REFERENCE_FOLDERS = {"blocksworld": "blocksworld", "logistics": "logistics", "depot": "depot", "ferry": "ferry",
-                     "floortile": "floortile", "goldminer": "goldminer", "grid": "grid", "grippers": "gripper",
-                     "movie": "movie-complex", "rovers": "rovers", "satellite": "satellite", "visitall": "visitall"}
-
-
-def paper_table2() -> dict[str, dict[str, float]]:
-    """AutoPlanBench's Table 2 per domain (and '_sum'): column -> solved out of 20."""
-    raw = json.loads(PAPER_TABLE2.read_text(encoding="utf-8"))
-    columns = raw["_columns"]
-    return {name: dict(zip(columns, values, strict=True)) for name, values in raw.items()
-            if name not in ("_source", "_columns")}
 
 
 def random_coverage(env, *, seeds: int, problems: list[str]) -> list[int]:
@@ -82,7 +68,7 @@ def run_random_bench(domains: list[str] | None = None, seeds: int = 5, steps: in
     from apb.envs import PDDLTextEnv
     from apb.envs.registration import ENV_NAMES, env_id
 
-    paper = paper_table2()
+    paper = table2()
     rows = []
     for domain in domains or list(ENV_NAMES):
         if domain not in ENV_NAMES:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from apb.domains.registry import natural_key
 from apb.engine.errors import ApbError
 from apb.engine.plans import Plan, PlanStep
 
@@ -52,11 +53,6 @@ class PlanPair:
 def plan_stem(name: str) -> str:
     """The problem stem a plan file belongs to: `p01` for `p01.plan`, `p01.txt` or `p01_gold_plan.txt`."""
     return _PLAN_SUFFIX.sub("", name)
-
-
-def natural_key(path: Path) -> tuple:
-    """Sorts instance-2 before instance-10."""
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name))
 
 
 def dataset_domain(folder: str | Path) -> Path:

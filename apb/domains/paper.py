@@ -1,0 +1,61 @@
+"""The published figures apb compares against, in one place: AutoPlanBench's Table 2 (solved tasks per domain and
+agent) and Table 6 (problem statistics), and which AutoPlanBench data folder each bundled domain corresponds to.
+The figures live in JSON files next to this module (`paper_table2.json`, `paper_table6.json`)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent
+# Bundled domain -> the AutoPlanBench data folder of the paper's domain it reproduces. Bundled `gripper` (one robot,
+# a scaling set) reproduces none of the paper's domains, though it shares the `grippers` domain file (see
+# DOMAIN_FILE_FOLDERS).
+REFERENCE_FOLDERS = {"blocksworld": "blocksworld", "logistics": "logistics", "depot": "depot", "ferry": "ferry",
+                     "floortile": "floortile", "goldminer": "goldminer", "grid": "grid", "grippers": "gripper",
+                     "movie": "movie-complex", "rovers": "rovers", "satellite": "satellite", "visitall": "visitall"}
+# AutoPlanBench data folder -> the paper's domain (the bundled name): `gripper` is Grippers, `movie-complex` Movie.
+PAPER_DOMAIN_OF_FOLDER = {folder: domain for domain, folder in REFERENCE_FOLDERS.items()}
+# Bundled domain -> the AutoPlanBench folder whose domain file it is equivalent to (its problems run on ours).
+DOMAIN_FILE_FOLDERS = {**REFERENCE_FOLDERS, "gripper": "gripper"}
+# apb agent name -> the column of Table 2 it reproduces.
+TABLE2_AGENTS = {"basic": "Basic", "cot": "CoT", "act": "Act", "react": "ReAct", "basic-pddl": "Basic-PDDL",
+                 "act-pddl": "Act-PDDL", "random": "random", "bfs": "BrFS", "astar": "A*+LM-cut", "gbfs": "GBFS+FF"}
+
+
+def _rows(file_name: str) -> tuple[str, dict[str, dict[str, float]]]:
+    raw = json.loads((DATA_DIR / file_name).read_text(encoding="utf-8"))
+    columns = raw["_columns"]
+    rows = {name: dict(zip(columns, values, strict=True)) for name, values in raw.items()
+            if name not in ("_source", "_columns")}
+    return raw["_source"], rows
+
+
+@cache
+def table2() -> dict[str, dict[str, float]]:
+    """AutoPlanBench's Table 2 per paper domain (bundled name, and '_sum'): column -> solved out of 20."""
+    return _rows("paper_table2.json")[1]
+
+
+def table2_source() -> str:
+    """Where Table 2 comes from and how its columns were measured (for captions)."""
+    return _rows("paper_table2.json")[0]
+
+
+def table2_columns() -> list[str]:
+    """Table 2's columns in the paper's order."""
+    return list(json.loads((DATA_DIR / "paper_table2.json").read_text(encoding="utf-8"))["_columns"])
+
+
+def table2_figure(domain: str, agent: str) -> float | None:
+    """The paper's solved count for a paper domain (bundled name) and an apb agent name; None when it has none."""
+    column = TABLE2_AGENTS.get(agent.lower())
+    row = table2().get(domain.lower())
+    return None if column is None or row is None else row.get(column)
+
+
+@cache
+def table6() -> dict[str, dict[str, float]]:
+    """AutoPlanBench's Table 6 rows by bundled domain name: averages over the 21 problems."""
+    return _rows("paper_table6.json")[1]

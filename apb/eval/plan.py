@@ -1,0 +1,134 @@
+"""Planning an evaluation: which episodes (domains x agents x problems x seeds) a run consists of.
+
+    specs = plan_episodes(["blocksworld"], ["act"], [1, 2], seeds=2, model="openai:gpt-4o-mini")
+
+Problems are checked against every domain before anything runs; agents' facts (needs an LLM, deterministic) come
+from their classes through `apb.agents.registry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from apb.datasets import Dataset, is_bundled, number_ranges, resolve
+from apb.engine.errors import ApbError
+from apb.eval.trajectory import EpisodeSpec, domain_name
+
+ALL = "all"  # --problems all: every problem of the split
+
+
+class EvalError(ApbError):
+    """A run that cannot start: a non-empty output folder without --resume, a bad problem range, ..."""
+
+
+def parse_problems(value: Any) -> list[int | str]:
+    """'1-20' -> [1..20]; '1,3,5-7' -> [1, 3, 5, 6, 7]; 'all' -> ['all'] (every problem of the split); an int or
+    a list is taken as is."""
+    if isinstance(value, bool):
+        raise EvalError(f"bad problems {value!r}: use a range like '1-20', a number or a list")
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list | tuple):
+        out: list[int | str] = []
+        for item in value:
+            out.extend(parse_problems(item) if isinstance(item, int | str) else [item])
+        return out
+    if not isinstance(value, str) or not value.strip():
+        raise EvalError(f"bad problems {value!r}: use a range like '1-20', a number or a list")
+    if value.strip().lower() == ALL:
+        return [ALL]
+    out = []
+    for part in value.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        if sep and lo.strip().isdigit() and hi.strip().isdigit():
+            a, b = int(lo), int(hi)
+            if a > b:
+                raise EvalError(f"bad problems range {part!r}: the start is after the end")
+            out.extend(range(a, b + 1))
+        elif part.isdigit():
+            out.append(int(part))
+        elif part and not sep:
+            out.append(part)  # a problem id such as 'p01'
+        else:
+            raise EvalError(f"bad problems {value!r}: use a range like '1-20', numbers or ids separated by commas")
+    return out
+
+
+def parse_seeds(value: Any) -> list[int]:
+    """An int K -> seeds 0..K-1; a list -> those seeds."""
+    if isinstance(value, bool):
+        raise EvalError(f"bad seeds {value!r}: a count (3) or a list of seeds ([0, 7])")
+    if isinstance(value, int):
+        if value < 1:
+            raise EvalError(f"bad seeds {value}: the number of seeds must be at least 1")
+        return list(range(value))
+    if isinstance(value, list | tuple) and value and all(isinstance(s, int) and not isinstance(s, bool)
+                                                         for s in value):
+        return list(value)
+    raise EvalError(f"bad seeds {value!r}: a count (3) or a list of seeds ([0, 7])")
+
+
+def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, seeds: Any = 1, *,
+                  model: str | None = None, split: str = "test", translator: str = "cascade",
+                  require_finish: bool = False, agent_options: dict | None = None,
+                  max_steps: int | None = None, description: str = "curated") -> list[EpisodeSpec]:
+    """Every (domain, agent, problem, seed) combination as an EpisodeSpec; symbolic agents get no model, and the
+    deterministic agents (planners, the oracle) run with the first seed only. `problems` are checked against
+    every domain before anything runs. `agent_options` maps agent name -> constructor options."""
+    from apb.agents import AGENTS, is_deterministic, needs_llm
+    from apb.agents.registry import agent_spec
+
+    problem_list = parse_problems(problems)
+    seed_list = parse_seeds(seeds)
+    options = agent_options or {}
+    domains = list(domains)
+    for agent in agents:
+        if agent_spec(agent)[0] not in AGENTS:
+            raise EvalError(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
+        if needs_llm(agent) and not model:
+            raise EvalError(f"the {agent} agent needs an LLM: pass --llm SPEC (e.g. local, openai:gpt-4o-mini)")
+    names: dict[str, str] = {}
+    for domain in domains:
+        if (other := names.setdefault(domain_name(domain), domain)) != domain:
+            raise EvalError(f"two domains are both named {domain_name(domain)!r} ({other} and {domain}): their "
+                            "episodes and report rows would mix; run them into separate --out folders")
+    specs = []
+    for domain in domains:
+        selected = resolve_problems(domain, split, problem_list)
+        for agent in agents:
+            llm_agent = needs_llm(agent)
+            for problem in selected:
+                for seed in seed_list[:1] if is_deterministic(agent) else seed_list:
+                    specs.append(EpisodeSpec(domain=domain, problem=problem, agent=agent,
+                                             model=model if llm_agent else None, seed=seed, split=split,
+                                             translator=translator, agent_options=dict(options.get(agent) or {}),
+                                             require_finish=require_finish, max_steps=max_steps,
+                                             description=description))
+    return specs
+
+
+def problem_set(domain: str, split: str) -> Dataset:
+    """The problems of a bundled domain or a dataset folder in one split (EvalError naming what exists)."""
+    try:
+        return resolve(domain, split)
+    except ApbError as err:
+        raise EvalError(f"domain {domain}: {err}" if not is_bundled(domain) else str(err)) from None
+
+
+def resolve_problems(domain: str, split: str, problems: list[int | str]) -> list[int | str]:
+    """The problems to run in one domain: every problem of the split for ['all'] (by number when the numbers are
+    unique, else by id), else `problems` as given once each is known to exist (EvalError naming what exists)."""
+    from apb.datasets import DatasetError
+
+    dataset = problem_set(domain, split)
+    if problems == [ALL]:
+        return list(dataset.numbers()) if dataset.numbered else [entry.id for entry in dataset.problems]
+    for problem in problems:
+        try:
+            dataset.entry(problem)
+        except DatasetError:
+            raise EvalError(f"domain {domain_name(domain)} (split {split}) has no problem {problem!r}: its problems "
+                            f"are {number_ranges(dataset.numbers())}; use --problems all for every one") from None
+    return problems
