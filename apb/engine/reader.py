@@ -186,6 +186,8 @@ class Reader:
             return (Forall if head == "forall" else Exists)(params, body)
         if head in NUMERIC_COMPARISONS or (head == "=" and any(isinstance(a, SList) for a in node.items[1:])):
             raise self.unsupported(f"numeric fluents ('{head}' comparison)", node)
+        if head == "preference":
+            raise self.unsupported("preferences ('preference')", node)
         if head == "when":
             raise self.syntax(f"'when' is an effect, not a condition, in {context}", node)
         if head in NUMERIC_EFFECTS:
