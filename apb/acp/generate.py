@@ -1,0 +1,177 @@
+"""Generates ACP questions from a dataset: problems -> state spaces -> sampled states -> the eight tasks -> wording.
+
+Everything random comes from seeded `random.Random` objects derived from (seed, task, format, question number),
+never from the view, so `--view nl` and `--view pddl` give the same questions with the same gold.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from apb.acp.errors import ACPError
+from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
+from apb.acp.sampling import sample_states
+from apb.acp.space import DEFAULT_BUDGET, StateSpace
+from apb.acp.tasks import GENERATORS, ProblemInfo, Situation
+from apb.acp.wording import VIEWS, Wording
+from apb.engine import PDDLError
+
+STATES_PER_PROBLEM = 8
+TRIES_PER_QUESTION = 40
+MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
+
+
+@dataclass
+class GenerationStats:
+    """What a generation run did: questions per group, seconds per task, problems used and skipped."""
+
+    questions: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    short: dict[str, int] = field(default_factory=dict)
+
+
+def resolve_dataset(source: str):
+    """A Dataset from a bundled domain name or any dataset folder (apb.datasets.resolve where it exists)."""
+    import apb.datasets as datasets
+
+    if hasattr(datasets, "resolve"):
+        return datasets.resolve(str(source))
+    from apb.domains.registry import domain_names
+
+    if str(source).lower() in domain_names():
+        from apb.envs.problems import bundled_problems
+
+        return bundled_problems(str(source).lower(), "test")
+    return datasets.load_dataset(source)
+
+
+def check_choice(values: list[str], allowed: tuple[str, ...], what: str) -> list[str]:
+    """The values, or ACPError naming the bad one and the allowed ones."""
+    for value in values:
+        if value not in allowed:
+            raise ACPError(f"unknown {what} {value!r}: choose from {', '.join(allowed)}")
+    return values
+
+
+class Generator:
+    """Builds questions from one dataset: situations are created lazily, smallest problems first."""
+
+    def __init__(self, source: str, *, seed: int = 0, budget: int = DEFAULT_BUDGET, description: str = "curated"
+                 ) -> None:
+        self.dataset = resolve_dataset(source)
+        self.seed = seed
+        self.budget = budget
+        self.description = description
+        self.stats = GenerationStats()
+        entries = sorted(self.dataset.problems, key=lambda e: (e.path.stat().st_size, e.id))
+        self._entries: Iterator = iter(entries)
+        self.situations: list[Situation] = []
+        self._infos: dict[str, ProblemInfo] = {}
+        self._failures: dict[tuple, int] = {}
+        self._wordings: dict[tuple[str, str], Wording] = {}
+        self._domain_pddl = self.dataset.domain_file.read_text(encoding="utf-8")
+
+    def _more(self) -> bool:
+        """Adds the situations of the next problem that loads; False when there are no problems left."""
+        for entry in self._entries:
+            try:
+                task = self.dataset.task(entry.id)
+            except PDDLError as error:
+                self.stats.skipped.append(f"{entry.id}: {error}")
+                continue
+            space = StateSpace(task, task.initial_state, self.budget)
+            info = ProblemInfo(self.dataset.name, entry.id, task, space, self._domain_pddl)
+            self._infos[entry.id] = info
+            self.stats.problems.append(entry.id)
+            rng = random.Random(question_id(self.seed, "states", entry.id))
+            added = [Situation(info, state, origin) for state, origin in
+                     sample_states(task, space, rng, STATES_PER_PROBLEM)]
+            if not added:
+                continue
+            self.situations.extend(added)
+            return True
+        return False
+
+    def one(self, task: str, fmt: str, number: int, seen: set[int]) -> Question | None:
+        """The `number`-th question of a group: tries situations in a seeded order until one fits."""
+        generator = GENERATORS[task]
+        want = number % 2 == 0
+        for attempt in range(TRIES_PER_QUESTION):
+            if attempt and attempt % 10 == 0 and len(self.stats.problems) < MAX_PROBLEMS:
+                self._more()  # this group is hard to fill from the problems so far: widen the pool
+            rng = random.Random(question_id(self.seed, task, fmt, number, attempt))
+            sit = self.situations[rng.randrange(len(self.situations))]
+            key = (id(sit), task, fmt, want)
+            if self._failures.get(key, 0) >= (1 if fmt == "gen" else 3):
+                continue  # this situation cannot give such a question (generative ones fail deterministically)
+            question = generator(sit, fmt, rng, want)
+            if question is not None and question.id not in seen:
+                return question
+            if question is None:
+                self._failures[key] = self._failures.get(key, 0) + 1
+        return None
+
+    def generate(self, tasks: list[str], formats: list[str], count: int) -> list[Question]:
+        """`count` questions for every (task, format) pair, where the task has the format."""
+        check_choice(tasks, TASKS, "task")
+        check_choice(formats, FORMATS, "format")
+        if count < 1:
+            raise ACPError(f"--count must be at least 1, got {count}")
+        while len(self.situations) < 2 * STATES_PER_PROBLEM and self._more():
+            pass
+        if not self.situations:
+            raise ACPError(f"dataset {self.dataset.name!r} has no problem apb can generate questions from"
+                           + (f" ({self.stats.skipped[0]})" if self.stats.skipped else ""))
+        questions: list[Question] = []
+        seen: set[int] = set()
+        for task in tasks:
+            start = time.perf_counter()
+            for fmt in formats:
+                if fmt not in task_formats(task):
+                    continue
+                made = 0
+                for number in range(count):
+                    question = self.one(task, fmt, number, seen)
+                    if question is None:
+                        continue
+                    seen.add(question.id)
+                    questions.append(question)
+                    made += 1
+                group = group_name(task, fmt)
+                self.stats.questions[group] = made
+                if made < count:
+                    self.stats.short[group] = count - made
+            self.stats.seconds[task] = self.stats.seconds.get(task, 0.0) + time.perf_counter() - start
+        return questions
+
+    def word(self, questions: list[Question], view: str = "nl") -> list[Question]:
+        """Fills the text of every question in the view (nl or pddl)."""
+        if view not in VIEWS:
+            raise ACPError(f"unknown view {view!r}: use nl or pddl")
+        for q in questions:
+            info = self._infos[q.problem]
+            key = (q.problem, view)
+            wording = self._wordings.get(key)
+            if wording is None:
+                wording = self._wordings[key] = Wording(info.task, view, description=self.description,
+                                                        domain_file=self.dataset.domain_file,
+                                                        domain_pddl=self._domain_pddl)
+            wording.render(q, info.task.state_from_facts(q.state))
+        return questions
+
+
+def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] | None = None, count: int = 10,
+             seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET
+             ) -> tuple[list[Question], GenerationStats]:
+    """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category=UserWarning)
+        generator = Generator(source, seed=seed, budget=budget, description=description)
+        questions = generator.generate(list(tasks or TASKS), list(formats or FORMATS), count)
+    return generator.word(questions, view), generator.stats

@@ -1,0 +1,105 @@
+"""Reading and writing ACP questions and results: apb JSONL (every field, PDDL, state and proofs), ACPBench's JSON
+layout (`<task>/test.<fmt>.json`), and append-only JSONL result files that survive interruption."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from apb.acp.errors import ACPError
+from apb.acp.importer import import_file, released_files
+from apb.acp.records import Question
+
+QUESTIONS_FILE = "questions.jsonl"
+ACPBENCH_DIR = "acpbench"
+
+
+def write_questions(questions: list[Question], out: str | Path, *, split: str = "test") -> list[Path]:
+    """Writes `OUT/questions.jsonl` (apb) and `OUT/acpbench/<task>/<split>.<fmt>.json` (ACPBench's format)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / QUESTIONS_FILE]
+    with open(written[0], "w", encoding="utf-8") as handle:
+        for q in questions:
+            handle.write(json.dumps(q.to_dict()) + "\n")
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for q in questions:
+        groups.setdefault((q.task, q.format), []).append(q.acpbench())
+    for (task, fmt), records in sorted(groups.items()):
+        path = out / ACPBENCH_DIR / task / f"{split}.{fmt}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(records, indent=1) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """The records of a JSONL file; ACPError naming the line of a malformed record."""
+    records = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ACPError(f"{path}: cannot read the file: {err}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise ACPError(f"{path}:{number}: invalid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise ACPError(f"{path}:{number}: expected a JSON object per line")
+        records.append(record)
+    return records
+
+
+def read_questions(source: str | Path) -> list[Question]:
+    """Questions from apb JSONL, an ACPBench JSON(.gz) file, or a folder holding either."""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        if (path / QUESTIONS_FILE).is_file():
+            return read_questions(path / QUESTIONS_FILE)
+        files = released_files(path)
+        if not files:
+            raise ACPError(f"{path}: no questions here: expected {QUESTIONS_FILE} (apb acp generate) or ACPBench's "
+                           "<task>/{dev,test}.{bool,mcq,gen}.json[.gz] files")
+        return [q for f in files for q in import_file(f)]
+    if not path.is_file():
+        raise ACPError(f"{path}: no such file or folder")
+    if path.suffix == ".jsonl":
+        questions = []
+        for i, record in enumerate(read_jsonl(path)):
+            if "task" not in record or "format" not in record or "id" not in record:
+                raise ACPError(f"{path}: record {i + 1} is not an apb ACP question (no id/task/format); ACPBench's "
+                               "files are JSON arrays (.json or .json.gz)")
+            questions.append(Question.from_dict(record))
+        return questions
+    return import_file(path)
+
+
+def append_jsonl(path: Path, records: Iterable[dict]) -> None:
+    """Appends records and fsyncs, so a result written is never lost to an interruption."""
+    with open(path, "a", encoding="utf-8") as handle:
+        for record in records:
+            handle.write(json.dumps(record) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_results(path: Path) -> list[dict]:
+    """The records of a results file, skipping a last line cut short by an interruption."""
+    if not path.is_file():
+        return []
+    records = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                continue  # the line being written when the run stopped
+            raise ACPError(f"{path}:{number}: damaged results line; remove it and rerun with --resume") from None
+        records.append(record)
+    return records

@@ -1,0 +1,113 @@
+"""ACP questions: the task and format names, ACPBench's group names, and the `Question` record apb writes.
+
+A question has a view-independent part (task, format, state, goal, the PDDL items it asks about, the gold answer
+in ACPBench's format, apb's full gold data and its proofs) and a worded part (context, question, choices) that
+`apb.acp.wording` renders in English or PDDL. Ids hash the view-independent part only, so the same question
+worded two ways has the same id and the same gold.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+TASKS = ("app", "prog", "reach", "areach", "val", "just", "land", "nexta")
+FORMATS = ("bool", "mcq", "gen")
+LABELS = ("A", "B", "C", "D")
+# ACPBench's group names (the `group` field); MCQ groups end in _mc, generative ones in _gen.
+GROUPS = {"app": "applicable_actions", "prog": "progression", "reach": "reachable_atom",
+          "areach": "reachable_action", "val": "validation", "just": "action_justification",
+          "land": "landmarks", "nexta": "goal_closer"}
+# Other spellings seen in ACPBench's releases and configs, mapped to apb's task names.
+GROUP_ALIASES = {"reachability": "reach", "action_reachability": "areach", "justification": "just",
+                 "applicability": "app", "next_action": "nexta", "goal_closer": "nexta", "landmark": "land"}
+FORMAT_SUFFIX = {"bool": "bool", "mcq": "mc", "gen": "gen"}
+
+
+def task_formats(task: str) -> tuple[str, ...]:
+    """The formats a task comes in: nexta is generative only."""
+    return ("gen",) if task == "nexta" else FORMATS
+
+
+def group_name(task: str, fmt: str) -> str:
+    """ACPBench's group of a task and format: `applicable_actions_bool`, `progression_mc`, `landmarks_gen`."""
+    return f"{GROUPS[task]}_{FORMAT_SUFFIX[fmt]}"
+
+
+def parse_group(group: str) -> tuple[str, str] | None:
+    """(task, format) of an ACPBench group name, None when it is not one."""
+    text = str(group).strip().lower()
+    for suffix_fmt, suffix in (("mcq", "_mcq"), ("mcq", "_mc"), ("bool", "_bool"), ("gen", "_gen")):
+        if text.endswith(suffix):
+            stem = text[: -len(suffix)]
+            for task, name in GROUPS.items():
+                if stem == name or stem == task:
+                    return task, suffix_fmt
+            if stem in GROUP_ALIASES:
+                return GROUP_ALIASES[stem], suffix_fmt
+    return None
+
+
+def question_id(*parts: Any) -> int:
+    """A stable signed 63-bit id from the view-independent parts of a question (ACPBench ids are integers)."""
+    digest = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True) >> 1
+
+
+@dataclass
+class Question:
+    """One ACP question. `answer` is ACPBench's gold (yes/no, a letter, or the generative gold); `gold` holds
+    apb's complete gold data (e.g. every unreachable atom), `proof` the proofs behind it."""
+
+    id: int
+    task: str
+    format: str
+    domain: str = ""
+    problem: str = ""
+    state: list[str] = field(default_factory=list)
+    goal: list[str] = field(default_factory=list)
+    item: dict = field(default_factory=dict)
+    options: list[dict] | None = None
+    answer: Any = None
+    gold: dict = field(default_factory=dict)
+    proof: dict = field(default_factory=dict)
+    domain_pddl: str = ""
+    problem_pddl: str = ""
+    view: str = "nl"
+    context: str = ""
+    question: str = ""
+    choices: dict | None = None
+    query: str | None = None
+    source: str = "apb"
+    origin: str = ""
+
+    @property
+    def group(self) -> str:
+        return group_name(self.task, self.format)
+
+    def acpbench(self) -> dict:
+        """The record in ACPBench's JSON format (generative records carry the PDDL, :init being the state)."""
+        record: dict[str, Any] = {"id": self.id, "group": self.group, "context": self.context,
+                                  "question": self.question}
+        if self.format == "mcq":
+            record["choices"] = self.choices
+            record["query"] = self.query
+        record["answer"] = self.answer
+        if self.format == "gen":
+            record["PDDL_domain"] = self.domain_pddl
+            record["PDDL_problem"] = self.problem_pddl
+        return record
+
+    def to_dict(self) -> dict:
+        """The apb JSONL record: every field plus the group."""
+        data = asdict(self)
+        data["group"] = self.group
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Question:
+        """A question from an apb JSONL record (unknown keys are ignored)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})

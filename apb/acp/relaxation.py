@@ -1,0 +1,105 @@
+"""Sound over-approximations of what can become true from a state: delete-relaxed reachability (optionally with
+the achievers of one fact removed, the landmark test) and h^2 mutexes.
+
+Both ignore delete effects' interplay only in the safe direction (and negative preconditions entirely), so a fact
+they call unreachable is unreachable, and a goal they call unreachable without a fact's achievers makes that fact
+a landmark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from apb.engine import State, Task
+from apb.planners.relaxed import relaxed_task
+
+
+@dataclass
+class RelaxedClosure:
+    """Fact ids (of the task) reachable under the delete relaxation, the task actions that can fire, and whether
+    the goal's positive facts are all reachable."""
+
+    facts: set[int]
+    actions: set[int]
+    goal: bool
+
+
+def relaxed_closure(task: Task, state: State, banned_fact: int | None = None) -> RelaxedClosure:
+    """The delete-relaxed closure of `state`; with `banned_fact`, no action that adds that fact may fire."""
+    relaxed = relaxed_task(task)
+    count = relaxed.pre_count[:]
+    reached = [False] * relaxed.num_facts
+    stack = relaxed.state_facts(state.bits)
+    for fact in stack:
+        reached[fact] = True
+    fired: set[int] = set()
+    pre_of, add = relaxed.pre_of, relaxed.add
+    while stack:
+        fact = stack.pop()
+        for op in pre_of[fact]:
+            count[op] -= 1
+            if count[op]:
+                continue
+            if banned_fact is not None and banned_fact in add[op]:
+                continue
+            fired.add(op)
+            for new in add[op]:
+                if not reached[new]:
+                    reached[new] = True
+                    stack.append(new)
+    n = task.num_facts
+    return RelaxedClosure({f for f in range(n) if reached[f]}, {op for op in fired if op < relaxed.goal_op},
+                          reached[relaxed.goal_fact])
+
+
+class H2:
+    """h^2 reachability from a state: `pair(p, q)` is False when facts p and q (task fact ids; p == q for a single
+    fact) can never hold together in a state reachable from it (a mutex, or an unreachable fact)."""
+
+    def __init__(self, task: Task, state: State) -> None:
+        n = task.num_facts
+        closure = relaxed_closure(task, state)
+        actions = [task.actions[i] for i in sorted(closure.actions)]
+        masks = [0] * n  # masks[q]: facts r with {q, r} reachable (q itself when q is reachable)
+        true = task.fact_ids(state)
+        start = 0
+        for f in true:
+            start |= 1 << f
+        for f in true:
+            masks[f] = start
+        rows = []
+        for a in actions:
+            # conditional effects: every conditional add may happen, no conditional delete is relied on
+            adds = tuple(dict.fromkeys((*a.add, *(f for e in getattr(a, "effects", ()) for f in e.add))))
+            rows.append((sum(1 << f for f in a.pre), a.pre, adds, sum(1 << f for f in adds),
+                         sum(1 << f for f in a.delete)))
+        changed = True
+        while changed:
+            changed = False
+            for pre_mask, pre, add, add_mask, del_mask in rows:
+                if any(masks[p] & pre_mask != pre_mask for p in pre):
+                    continue
+                # facts q that can persist next to the action: reachable with each precondition, not touched by it
+                persist = 0
+                for q in range(n):
+                    if masks[q] >> q & 1 and masks[q] & pre_mask == pre_mask:
+                        persist |= 1 << q
+                persist &= ~(del_mask | add_mask)
+                new = add_mask | persist
+                for p in add:
+                    if masks[p] | new != masks[p]:
+                        masks[p] |= new
+                        changed = True
+                bits = persist
+                while bits:
+                    low = bits & -bits
+                    q = low.bit_length() - 1
+                    bits ^= low
+                    if masks[q] | add_mask != masks[q]:
+                        masks[q] |= add_mask
+                        changed = True
+        self.masks = masks
+
+    def pair(self, p: int, q: int) -> bool:
+        """Whether {p, q} may hold together (False is a proof that it never does)."""
+        return bool(self.masks[p] >> q & 1) and bool(self.masks[q] >> p & 1)

@@ -1,0 +1,73 @@
+"""Question states: sampled along optimal plans, along non-optimal plans (a random detour, then an optimal
+completion) and on random rollouts from a problem's initial state, as ACPBench does. Goal states are left out:
+most tasks ask about the way to the goal."""
+
+from __future__ import annotations
+
+import random
+
+from apb.acp.space import StateSpace
+from apb.engine import State, Task
+from apb.planners import solve
+
+ROLLOUT_STEPS = 12
+ASTAR_NODES = 200000
+
+
+def _walk(task: Task, state: State, rng: random.Random, steps: int) -> list[State]:
+    visited = [state]
+    for _ in range(steps):
+        actions = task.applicable(state)
+        if not actions:
+            break
+        state = task.apply(state, rng.choice(actions))
+        visited.append(state)
+    return visited
+
+
+def _optimal_states(task: Task, space: StateSpace, node: int) -> list[State] | None:
+    path = space.path(node, lambda n: task.is_goal(space.states[n]))
+    if path is None:
+        return None
+    states = [space.states[node]]
+    for action in path:
+        states.append(task.apply(states[-1], action))
+    return states
+
+
+def _astar_states(task: Task) -> list[State]:
+    result = solve(task, "astar", timeout=None, max_nodes=ASTAR_NODES)
+    states = [task.initial_state]
+    for action in result.plan or []:
+        states.append(task.apply(states[-1], action))
+    return states
+
+
+def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int) -> list[tuple[State, str]]:
+    """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`."""
+    found: dict[State, str] = {}
+    optimal = _optimal_states(task, space, 0) or ([] if space.complete else _astar_states(task))
+    for state in optimal:
+        found.setdefault(state, "optimal")
+    for _ in range(2):
+        detour = _walk(task, task.initial_state, rng, rng.randint(1, 4))
+        node = space.index.get(detour[-1])
+        rest = _optimal_states(task, space, node) if node is not None else None
+        for state in detour + (rest or []):
+            found.setdefault(state, "non-optimal")
+    for _ in range(2):
+        for state in _walk(task, task.initial_state, rng, ROLLOUT_STEPS):
+            found.setdefault(state, "random")
+    states = [(s, origin) for s, origin in found.items() if not task.is_goal(s)]
+    states.sort(key=lambda pair: pair[0].bits)
+    rng.shuffle(states)
+    # keep the origins mixed: optimal, non-optimal and random states in turn
+    by_origin: dict[str, list] = {}
+    for pair in states:
+        by_origin.setdefault(pair[1], []).append(pair)
+    mixed = []
+    while any(by_origin.values()) and len(mixed) < count:
+        for origin in ("optimal", "non-optimal", "random"):
+            if by_origin.get(origin):
+                mixed.append(by_origin[origin].pop())
+    return mixed[:count]

@@ -1,0 +1,267 @@
+"""Two scorers for ACP answers: ACPBench-Hard's official semantics (reproduced, quirks kept) and apb's sound
+scorer, which accepts every correct answer and checks it with the engine.
+
+Boolean and MCQ answers are compared with the gold by both (apb's generated gold is proved; imported gold is
+taken as given). For generative answers the official scorer compares with the gold lists, as the released
+scorers do; the sound scorer decides the claim itself. `score(q, answer)` returns both verdicts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from apb.acp.extract import MISSING
+from apb.acp.proofs import normal_atom
+from apb.acp.records import Question
+from apb.acp.tasks import ProblemInfo, Situation
+from apb.acp.tasks.common import action_universe, atom_universe
+from apb.acp.tasks.goals import classify_landmarks, successor_distances
+from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
+from apb.acp.truth import (
+    PDDL_ACTION,
+    Check,
+    QuestionPDDLError,
+    atoms_set,
+    canonical_action,
+    first_failure,
+    progression,
+    question_action,
+    question_plan,
+    question_prover,
+    question_task,
+    verdict_check,
+)
+from apb.engine import ApbError
+
+
+@dataclass
+class Score:
+    """The verdicts of both scorers on one answer."""
+
+    official: bool
+    sound: bool
+    reason: str = ""
+
+
+def _strip(items) -> set[str]:
+    return {" ".join(str(a).split()) for a in items or []}
+
+
+# ---- the official semantics ----------------------------------------------------------------------------------------
+def official(q: Question, answer) -> bool:
+    """ACPBench(-Hard)'s verdict as its released scorers compute it. Quirks reproduced on purpose:
+
+    - app / prog: the answer's set must equal the gold set exactly (strings compared after whitespace
+      normalisation, case-sensitive).
+    - reach / areach: "None" is right only when the gold is None; an atom or action is right only when it is in
+      the gold list. The released areach scorer grounds answers with tarski, which drops actions with false static
+      preconditions, so only the listed witnesses count even when other actions can never apply.
+    - val: the answer must equal the gold index; the released scorer raises on a non-numeric answer (scored wrong
+      here).
+    - just: any shorter subsequence of the plan that is a valid plan is accepted, matching actions
+      case-sensitively (upper-case Logistics plans fail lower-case answers); validity is checked with the engine
+      here where the release calls a planner that may time out.
+    - land: "None" is right when the gold's yes list is empty; an atom is right when it is in the yes list.
+    - nexta: the answer must be in the gold's yes list (the release computes h* with a planner under a time limit).
+    """
+    if answer is MISSING:
+        return False
+    gold = q.answer
+    if q.format in ("bool", "mcq"):
+        return str(answer).strip().lower() == str(gold).strip().lower()
+    task = q.task
+    if task == "app":
+        return isinstance(answer, list) and _strip(answer) == _strip(gold)
+    if task == "prog":
+        return (isinstance(answer, dict) and isinstance(gold, dict) and _strip(answer.get("pos")) == _strip(gold.get(
+            "pos")) and _strip(answer.get("neg")) == _strip(gold.get("neg")))
+    if task in ("reach", "areach"):
+        if answer is None:
+            return gold is None or gold == []
+        return isinstance(gold, list) and " ".join(str(answer).split()) in _strip(gold)
+    if task == "val":
+        return isinstance(answer, int) and answer == gold
+    if task == "just":
+        return _official_just(q, answer)
+    if task == "land":
+        yes = (gold or {}).get("yes", []) if isinstance(gold, dict) else []
+        return not yes if answer is None else " ".join(str(answer).split()) in _strip(yes)
+    if task == "nexta":
+        yes = gold.get("yes", []) if isinstance(gold, dict) else []
+        return answer is not None and " ".join(str(answer).split()) in _strip(yes)
+    return False
+
+
+def _official_just(q: Question, answer) -> bool:
+    if not isinstance(answer, list):
+        return False
+    try:
+        task, state = question_task(q)
+    except QuestionPDDLError:
+        return False
+    plan = q.item.get("plan") or [" ".join(m.group(0).split()) for m in PDDL_ACTION.finditer(q.question)]
+    steps = [" ".join(str(a).split()) for a in answer]
+    if len(steps) >= len(plan) or not _is_subsequence(steps, plan):
+        return False
+    failed, reached = first_failure(task, state, steps)
+    return failed is None and reached
+
+
+def _is_subsequence(short: list, long: list) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+# ---- apb's sound scorer ----------------------------------------------------------------------------------------------
+def sound(q: Question, answer) -> Check:
+    """Whether the answer is correct, decided with the engine (every correct answer is accepted)."""
+    if answer is MISSING:
+        return Check(False, "no answer could be read")
+    if q.format in ("bool", "mcq"):
+        ok = str(answer).strip().lower() == str(q.answer).strip().lower()
+        return Check(ok, "matches the gold" if ok else f"the gold is {q.answer}")
+    try:
+        return _SOUND[q.task](q, answer)
+    except QuestionPDDLError as error:
+        return Check(False, str(error))
+    except ApbError as error:
+        return Check(False, f"the answer cannot be checked: {error}")
+
+
+def _sound_app(q: Question, answer) -> Check:
+    task, state = question_task(q)
+    if not isinstance(answer, list):
+        return Check(False, "expected a list of actions")
+    given = {canonical_action(task, a) for a in answer}
+    truth = {str(a) for a in task.applicable(state)}
+    if None in given:
+        return Check(False, "the answer names something that is not an action of the task")
+    return Check(given == truth, f"missing {sorted(truth - given)}, extra {sorted(given - truth)}"
+                 if given != truth else "exactly the applicable actions")
+
+
+def _sound_prog(q: Question, answer) -> Check:
+    task, state = question_task(q)
+    action = question_action(q, task)
+    if action is None:
+        return Check(False, "the question's action cannot be identified")
+    if not isinstance(answer, dict):
+        return Check(False, "expected {\"pos\": [...], \"neg\": [...]}")
+    truth = progression(task, state, action)
+    ok = atoms_set(answer.get("pos")) == set(truth["pos"]) and atoms_set(answer.get("neg")) == set(truth["neg"])
+    return Check(ok, "the effects of the action" if ok else f"the effects are {truth}")
+
+
+def _classification(q: Question, kind: str) -> list[str] | None:
+    """Every unreachable atom (kind 'atoms') or action of the question's state; None when not decidable."""
+    if q.source == "apb" and "unreachable" in q.gold:
+        return list(q.gold["unreachable"])
+    prover = question_prover(q)
+    universe = atom_universe(prover.task) if kind == "atoms" else action_universe(prover.task)
+    if universe is None or not prover.exhaustive:
+        return None
+    found = unreachable_atoms(prover, universe) if kind == "atoms" else unreachable_actions(prover, universe)
+    return sorted(found)
+
+
+def _sound_reach(q: Question, answer) -> Check:
+    if answer is None:
+        found = _classification(q, "atoms")
+        if found is None:
+            return Check(False, "whether every atom is reachable is undecided within the budget")
+        return Check(not found, "every atom is reachable" if not found else f"{found[0]} can never hold")
+    if q.source == "apb" and normal_atom(str(answer)) in q.gold.get("unreachable", ()):
+        return Check(True, "proved unreachable when the question was generated")
+    return verdict_check(question_prover(q).atoms([str(answer)]), False, f"{answer} can never hold")
+
+
+def _sound_areach(q: Question, answer) -> Check:
+    if answer is None:
+        found = _classification(q, "actions")
+        if found is None:
+            return Check(False, "whether every action can apply is undecided within the budget")
+        return Check(not found, "every action can become applicable" if not found else f"{found[0]} never applies")
+    prover = question_prover(q)
+    action = canonical_action(prover.task, answer)
+    if action is None:
+        return Check(False, f"{answer} is not a ground action of the task")
+    if q.source == "apb" and action in q.gold.get("unreachable", ()):
+        return Check(True, "proved never applicable when the question was generated")
+    return verdict_check(prover.action(prover.task.parse_action(action)), False, f"{action} never applies")
+
+
+def _sound_val(q: Question, answer) -> Check:
+    task, state = question_task(q)
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        return Check(False, "expected an integer index")
+    failed, _ = first_failure(task, state, question_plan(q, task))
+    return Check(answer == failed, f"the first inapplicable step is {failed}")
+
+
+def _sound_just(q: Question, answer) -> Check:
+    task, state = question_task(q)
+    if not isinstance(answer, list):
+        return Check(False, "expected a list of actions")
+    plan = question_plan(q, task)
+    steps = [canonical_action(task, a) for a in answer]
+    canonical_plan = [canonical_action(task, a) for a in plan]
+    if None in steps:
+        return Check(False, "the answer names something that is not an action of the task")
+    if len(steps) >= len(plan) or not _is_subsequence(steps, canonical_plan):
+        return Check(False, "not a shorter subsequence of the plan")
+    failed, reached = first_failure(task, state, steps)
+    ok = failed is None and reached
+    return Check(ok, "a shorter valid plan" if ok else "the shortened plan is not valid")
+
+
+def question_situation(q: Question) -> Situation:
+    """A generation situation for the question's own state (for landmark and h* analyses)."""
+    prover = question_prover(q)
+    info = ProblemInfo(q.domain or "question", q.problem or str(q.id), prover.task, prover.space, q.domain_pddl)
+    info.provers[prover.state] = prover
+    return Situation(info, prover.state, "question")
+
+
+def _sound_land(q: Question, answer) -> Check:
+    gold = q.gold if q.source == "apb" and "yes" in q.gold else None
+    if answer is None:
+        if gold is None:
+            found = classify_landmarks(question_situation(q))
+            if found is None or not found[2]:
+                return Check(False, "whether a landmark exists is undecided")
+            gold = {"yes": sorted(found[0])}
+        return Check(not gold["yes"], "no fact is a landmark" if not gold["yes"] else f"{gold['yes'][0]} is one")
+    atom = normal_atom(str(answer))
+    if gold is not None and atom in gold["yes"]:
+        return Check(True, "proved a landmark when the question was generated")
+    prover = question_prover(q)
+    if prover.task.holds(prover.state, atom):
+        return Check(False, f"{atom} is already true")
+    return verdict_check(prover.landmark(atom), True, f"{atom} is a landmark")
+
+
+def _sound_nexta(q: Question, answer) -> Check:
+    task, state = question_task(q)
+    action = canonical_action(task, answer) if answer is not None else None
+    if action is None or task.explain(state, action):
+        return Check(False, "not an applicable action")
+    if q.source == "apb" and "h" in q.gold:
+        ok = q.gold["h"].get(action) == q.gold["opt"] - 1
+        return Check(ok, f"h* after it is {q.gold['h'].get(action)}, h* here is {q.gold['opt']}")
+    found = successor_distances(question_situation(q))
+    if found is None:
+        return Check(False, "h* is undecided within the search budget")
+    here, values, method = found
+    ok = here != math.inf and values.get(action) == here - 1
+    return Check(ok, f"h* after it is {values.get(action)}, h* here is {here}", {"method": method})
+
+
+_SOUND = {"app": _sound_app, "prog": _sound_prog, "reach": _sound_reach, "areach": _sound_areach,
+          "val": _sound_val, "just": _sound_just, "land": _sound_land, "nexta": _sound_nexta}
+
+
+def score(q: Question, answer) -> Score:
+    """Both verdicts on an extracted answer (MISSING scores wrong under both)."""
+    check = sound(q, answer)
+    return Score(official(q, answer), check.correct, check.reason)

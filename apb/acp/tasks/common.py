@@ -1,0 +1,154 @@
+"""What every task generator shares: the situation a question is asked in (a problem and a state, with its lazy
+analyses), building `Question`s with stable ids, MCQ option shuffling, and the universes of atoms and actions."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import weakref
+from dataclasses import dataclass, field, replace
+
+from apb.acp.relaxation import H2
+from apb.acp.proofs import Prover, fluent_predicates
+from apb.acp.records import LABELS, Question, question_id
+from apb.acp.space import StateSpace
+from apb.engine import Literal, State, Task, problem_to_pddl
+
+SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
+UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
+
+
+@dataclass
+class ProblemInfo:
+    """A problem questions are generated from: its task, the state space from its initial state, and its PDDL."""
+
+    dataset: str
+    problem: str
+    task: Task
+    space: StateSpace
+    domain_pddl: str
+    provers: dict = field(default_factory=dict)
+    _h2: H2 | None = None
+
+    def h2(self) -> H2:
+        """h^2 from the initial state: its mutexes hold in every state reachable from there."""
+        if self._h2 is None:
+            self._h2 = H2(self.task, self.task.initial_state)
+        return self._h2
+
+
+class Situation:
+    """A state of a problem, where questions are asked; analyses are computed on first use and shared."""
+
+    def __init__(self, info: ProblemInfo, state: State, origin: str) -> None:
+        self.info = info
+        self.task = info.task
+        self.state = state
+        self.origin = origin
+        self.facts = sorted(self.task.facts(state))
+        self._plan: list[str] | None = None
+        self.cache: dict = {}
+        self._problem_pddl: str | None = None
+
+    @property
+    def prover(self) -> Prover:
+        prover = self.info.provers.get(self.state)
+        if prover is None:
+            # a state outside an incomplete problem space gets a small space of its own: enough for witnesses,
+            # while "never" claims then rest on the relaxation and h^2
+            budget = self.info.space.budget if self.info.space.complete else SMALL_BUDGET
+            prover = Prover(self.task, self.state, self.info.space, h2=self.info.h2, budget=budget)
+            self.info.provers[self.state] = prover
+        return prover
+
+    def plan(self) -> list[str] | None:
+        """A shortest plan from the state, or None (no plan, or unknown within the budget)."""
+        if self._plan is None:
+            found = self.prover.plan()
+            self._plan = None if found is None else [str(a) for a in found]
+        return self._plan
+
+    def problem_pddl(self) -> str:
+        """The problem with the state as its :init (static facts included)."""
+        if self._problem_pddl is None:
+            init = [atom_literal(f) for f in sorted(self.task.static_facts) + self.facts]
+            problem = replace(self.task.problem, init=tuple(init))
+            self._problem_pddl = problem_to_pddl(problem)
+        return self._problem_pddl
+
+    def question(self, task: str, fmt: str, item: dict, answer, gold: dict, proof: dict,
+                 options: list[dict] | None = None) -> Question:
+        """A question about this situation; its id depends only on view-independent data."""
+        info = self.info
+        qid = question_id(info.dataset, info.problem, self.facts, task, fmt, item, options)
+        return Question(id=qid, task=task, format=fmt, domain=info.dataset, problem=info.problem,
+                        state=list(self.facts), goal=[str(lit) for lit in self.task.goal], item=item,
+                        options=options, answer=answer, gold=gold, proof=proof, domain_pddl=info.domain_pddl,
+                        problem_pddl=self.problem_pddl(), origin=self.origin)
+
+
+def atom_literal(atom: str) -> Literal:
+    name, *args = atom.strip("() ").split()
+    return Literal(name, tuple(args))
+
+
+def arrange(rng: random.Random, correct: dict, distractors: list[dict]) -> tuple[list[dict], str]:
+    """Four options (the correct one and three distractors) in a seeded random order, and the correct label."""
+    options = [correct, *distractors[:3]]
+    order = list(range(len(options)))
+    rng.shuffle(order)
+    arranged = [options[i] for i in order]
+    return arranged, LABELS[order.index(0)]
+
+
+def pick(rng: random.Random, items: list, count: int) -> list:
+    """Up to `count` distinct items in a seeded random order (items sorted first, so the order of the input does
+    not matter)."""
+    items = sorted(items, key=str)
+    rng.shuffle(items)
+    return items[:count]
+
+
+_ATOMS: weakref.WeakKeyDictionary[Task, list[str]] = weakref.WeakKeyDictionary()
+_ACTIONS: weakref.WeakKeyDictionary[Task, list[str]] = weakref.WeakKeyDictionary()
+
+
+def _objects_of(task: Task, types: tuple[str, ...]) -> list[str]:
+    return sorted(name for name, kind in task.objects.items() if task.domain.is_subtype(kind, types))
+
+
+def atom_universe(task: Task) -> list[str] | None:
+    """Every type-consistent ground atom of a fluent predicate (None when there are more than UNIVERSE_LIMIT)."""
+    if task not in _ATOMS:
+        atoms: list[str] | None = []
+        fluent = fluent_predicates(task)
+        for name, schema in task.domain.predicates.items():
+            if name not in fluent:
+                continue
+            domains = [_objects_of(task, p.types) for p in schema.parameters]
+            for args in itertools.product(*domains):
+                atoms.append("(" + " ".join((name, *args)) + ")")
+                if len(atoms) > UNIVERSE_LIMIT:
+                    atoms = None
+                    break
+            if atoms is None:
+                break
+        _ATOMS[task] = atoms
+    return _ATOMS[task]
+
+
+def action_universe(task: Task) -> list[str] | None:
+    """Every type-consistent ground action (None when there are more than UNIVERSE_LIMIT)."""
+    if task not in _ACTIONS:
+        actions: list[str] | None = []
+        for schema in task.domain.actions:
+            domains = [_objects_of(task, p.types) for p in schema.parameters]
+            for args in itertools.product(*domains):
+                actions.append("(" + " ".join((schema.name, *args)) + ")")
+                if len(actions) > UNIVERSE_LIMIT:
+                    actions = None
+                    break
+            if actions is None:
+                break
+        _ACTIONS[task] = actions
+    return _ACTIONS[task]

@@ -1,0 +1,147 @@
+"""land (facts every plan must make true) and nexta (the first action of an optimal plan).
+
+land: a fact false in the state is a landmark when it is a goal, when the goal is delete-relaxed unreachable
+without its achievers, or when exhaustive search finds no plan avoiding it; it is not one when a plan avoids it
+(one shortest plan witnesses every fact it never makes true). Distractors are proved non-landmarks.
+nexta: h* of every successor, from the enumerated space (breadth-first, exact for unit costs) or by optimal A*.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import weakref
+
+from apb.acp.records import Question
+from apb.acp.space import replay
+from apb.acp.tasks.common import Situation, arrange, pick
+from apb.engine import State, Task
+from apb.planners import solve
+
+ASTAR_NODES = 5000  # expansions per successor; beyond that the nexta question is not generated
+_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
+
+
+def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
+    """(landmarks {atom: proof}, non-landmarks {atom: proof}, all decided) for the facts false in the state;
+    None when there is no plan from the state (or none within the budget)."""
+    if "landmarks" in sit.cache:
+        return sit.cache["landmarks"]
+    plan = sit.plan()
+    result = None
+    if plan is not None:
+        task = sit.task
+        visited = replay(task, sit.state, plan) or []
+        along = 0
+        for state in visited:
+            along |= state.bits
+        static = task.static_facts
+        yes, no, decided = {}, {}, True
+        shared = {"method": "plan", "plan": plan}
+        for i, atom in enumerate(task.fact_names):
+            if atom in static or sit.state.bits >> i & 1:
+                continue
+            if not along >> i & 1:
+                no[atom] = shared
+                continue
+            verdict = sit.prover.landmark(atom, plan)
+            if verdict.value is None:
+                decided = False
+            else:
+                (yes if verdict.value else no)[atom] = verdict.proof
+        result = (yes, no, decided)
+    sit.cache["landmarks"] = result
+    return result
+
+
+def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+    found = classify_landmarks(sit)
+    if found is None:
+        return None
+    yes, no, decided = found
+    goals = {str(lit) for lit in sit.task.goal if lit.positive}
+    if fmt == "gen":
+        if not decided:
+            return None
+        gold = {"yes": sorted(yes), "no": sorted(no)}
+        proof = {"landmarks": yes, "non_landmarks": {a: p for a, p in no.items() if p.get("plan") != sit.plan()},
+                 "witness": sit.plan()}
+        return sit.question("land", fmt, {}, gold, dict(gold), proof)
+    subtle_yes = [a for a in yes if a not in goals]
+    subtle_no = [a for a, p in no.items() if p.get("plan") != sit.plan()]
+    if fmt == "bool":
+        if want:
+            pool = subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes)
+        else:
+            pool = subtle_no if subtle_no and rng.random() < 0.5 else list(no)
+        if not pool:
+            return None
+        atom = pick(rng, pool, 1)[0]
+        proof = (yes if want else no)[atom]
+        return sit.question("land", fmt, {"atom": atom}, "yes" if want else "no", {"landmark": want}, proof)
+    if not yes or len(no) < 3:
+        return None
+    correct = pick(rng, subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes), 1)[0]
+    wrong = pick(rng, subtle_no, 1) + pick(rng, list(no), 6)
+    wrong = list(dict.fromkeys(wrong))[:3]
+    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong])
+    proof = {"options": [{"atom": correct, "landmark": True, "proof": yes[correct]}]
+             + [{"atom": a, "landmark": False, "proof": no[a]} for a in wrong]}
+    return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)
+
+
+def astar_distance(task: Task, state: State) -> float | None:
+    """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget runs out."""
+    view = _VIEWS.get(task)
+    if view is None:
+        view = _VIEWS[task] = copy.copy(task)  # shares the grounding; only the initial state differs
+    view.initial_state = state
+    result = solve(view, "astar", timeout=None, max_nodes=ASTAR_NODES)
+    if result.solved:
+        return len(result.plan)
+    return math.inf if result.status == "unsolvable" else None
+
+
+def successor_distances(sit: Situation) -> tuple[float, dict[str, float], str] | None:
+    """(h* of the state, h* after each applicable action, method), or None when some value is unknown."""
+    if "distances" not in sit.cache:
+        sit.cache["distances"] = _distances(sit)
+    return sit.cache["distances"]
+
+
+def _distances(sit: Situation) -> tuple[float, dict[str, float], str] | None:
+    task, prover = sit.task, sit.prover
+    actions = task.applicable(sit.state)
+    if prover.exhaustive:
+        space = prover.space
+        dist = space.goal_distances()
+        return dist[prover.node], {str(a): dist[space.index[task.apply(sit.state, a)]] for a in actions}, \
+            "exhaustive"
+    here = astar_distance(task, sit.state)
+    if here is None:
+        return None
+    values = {}
+    for action in actions:
+        value = astar_distance(task, task.apply(sit.state, action))
+        if value is None:
+            return None
+        values[str(action)] = value
+    return here, values, "astar"
+
+
+def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+    if fmt != "gen":
+        return None
+    found = successor_distances(sit)
+    if found is None:
+        return None
+    here, values, method = found
+    if here == math.inf or here < 1:
+        return None
+    yes = sorted(a for a, v in values.items() if v == here - 1)
+    no = sorted(a for a, v in values.items() if v != here - 1)
+    h = {a: (None if v == math.inf else int(v)) for a, v in values.items()}
+    proof = {"method": method, "states": len(sit.prover.nodes)}
+    return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "opt": int(here)},
+                        {"yes": yes, "no": no, "opt": int(here), "h": h}, proof)
