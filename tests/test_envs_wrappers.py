@@ -16,11 +16,12 @@ from gymnasium.utils.env_checker import check_env
 
 import apb.envs  # noqa: F401  (registers the ids)
 from apb.envs.encodings import MultiHotObservations
-from apb.envs.wrappers import DiscreteActions, LiteralObservations
+from apb.envs.wrappers import DiscreteActions, LiteralObservations, SelectInfo
 from apb.errors import ApbError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rl_masked_policy.py"
-WRAPPERS = [DiscreteActions, partial(LiteralObservations, literal_format="pddlgym"), MultiHotObservations]
+WRAPPERS = [DiscreteActions, partial(LiteralObservations, literal_format="pddlgym"), MultiHotObservations,
+            partial(SelectInfo, keys=["problem_id", "state_pddl"])]
 
 
 def make(domain: str = "Blocksworld", **kwargs) -> gym.Env:
@@ -28,7 +29,7 @@ def make(domain: str = "Blocksworld", **kwargs) -> gym.Env:
 
 
 @pytest.mark.filterwarnings("ignore:.*is different from the unwrapped version")
-@pytest.mark.parametrize("wrapper", WRAPPERS, ids=["discrete", "literals", "multihot"])
+@pytest.mark.parametrize("wrapper", WRAPPERS, ids=["discrete", "literals", "multihot", "select"])
 def test_wrappers_pass_check_env_and_are_recreated_from_their_spec(wrapper):
     env = wrapper(make(problem=2))
     check_env(env, skip_render_check=True)
@@ -41,6 +42,8 @@ def test_wrappers_pass_check_env_and_are_recreated_from_their_spec(wrapper):
     assert env.observation_space == again.observation_space and env.action_space == again.action_space
     if isinstance(env, LiteralObservations):
         assert again.literal_format == "pddlgym" and obs == obs2
+    elif isinstance(env, SelectInfo):
+        assert set(info) == {"problem_id", "state_pddl"} and info == info2
     else:
         assert np.array_equal(info["action_mask"], info2["action_mask"])
 
@@ -127,3 +130,34 @@ def test_masked_q_learning_example_runs_as_a_script():
     done = subprocess.run([sys.executable, str(EXAMPLE)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "goal reached: True" in done.stdout
+
+
+def test_select_info_keeps_the_chosen_keys_and_names_unknown_ones():
+    env = SelectInfo(MultiHotObservations(make(problem=1)))
+    _, info = env.reset(seed=0)
+    assert set(info) == {"problem_id", "admissible_actions", "action_mask", "goal_reached"}
+    _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert set(info) == {"problem_id", "admissible_actions", "action_mask", "action_valid", "goal_reached"}
+    typo = SelectInfo(make(), keys=["admissible_actions", "acton_valid"])
+    _, info = typo.reset(seed=0)
+    assert set(info) == {"admissible_actions"}
+    with pytest.raises(ApbError, match=r"no info key 'acton_valid'; the keys are .*action_valid"):
+        typo.step(info["admissible_actions"][0])
+    with pytest.raises(ApbError, match="list of info key names"):
+        SelectInfo(make(), keys="problem_id")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_multi_hot_vector_env_with_lean_infos(mode):
+    envs = gym.make_vec("apb/Blocksworld-v0", num_envs=2, vectorization_mode=mode,
+                        wrappers=[MultiHotObservations, SelectInfo])
+    try:
+        obs, infos = envs.reset(seed=0, options={"problem": 1})
+        assert obs.shape == (2, envs.single_observation_space.n) and obs.dtype == np.int8
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in infos["action_mask"]])
+        obs2, _, _, _, infos = envs.step(actions)
+        assert list(infos["action_valid"]) == [True, True] and not np.array_equal(obs, obs2)
+        assert {k for k in infos if not k.startswith("_")} == {"problem_id", "admissible_actions", "action_mask",
+                                                                "action_valid", "goal_reached"}
+    finally:
+        envs.close()

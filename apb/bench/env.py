@@ -20,6 +20,7 @@ import gymnasium as gym
 from apb import __version__
 from apb.engine.errors import ApbError
 from apb.envs.registration import env_id, register_envs
+from apb.envs.wrappers import SelectInfo
 
 
 def step_throughput(env: gym.Env, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -133,52 +134,49 @@ def print_env_report(report: dict[str, Any], console) -> None:
 
 
 # ---- vector envs (apb bench env --vector) ----------------------------------------------------------------------
-def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0) -> dict[str, float]:
+def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0,
+                      lean: bool = False) -> dict[str, float]:
     """Env steps per second (summed over the envs) with admissible random actions: `mode` None is one env from
-    `gymnasium.make`, else `gymnasium.make_vec` in that mode ('sync' or 'async') with `num_envs` envs. Every
-    problem is loaded before the clock starts (first loads are `reset_latency`'s job)."""
+    `gymnasium.make`, else `gymnasium.make_vec` in that mode ('sync' or 'async') with `num_envs` envs (`lean`:
+    with SelectInfo's default keys). Every problem is loaded before the clock starts (first loads are
+    `reset_latency`'s job)."""
     rng = random.Random(seed)
     problems = gym.make(env_id(domain)).unwrapped.problem_ids
     if mode is None:
-        env = gym.make(env_id(domain), max_episode_steps=24)
+        num_envs, env = 1, gym.make(env_id(domain), max_episode_steps=24)
+    else:
+        env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24,
+                           wrappers=[SelectInfo] if lean else None)
+    try:
         for problem in problems:
             env.reset(options={"problem": problem})
         _, info = env.reset(seed=seed)
         steps, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
-            for _ in range(32):
-                _, _, terminated, truncated, info = env.step(rng.choice(info["admissible_actions"]))
-                steps += 1
-                if terminated or truncated:
-                    _, info = env.reset()
-        elapsed = time.perf_counter() - start
-        env.close()
-        return {"envs": 1, "steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
-    envs = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24)
-    try:
-        for problem in problems:
-            envs.reset(options={"problem": problem})
-        _, infos = envs.reset(seed=seed)
-        steps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            for _ in range(8):
-                actions = tuple(rng.choice(a) for a in infos["admissible_actions"])
-                _, _, _, _, infos = envs.step(actions)
+            for _ in range(16):
+                if mode is None:
+                    _, _, terminated, truncated, info = env.step(rng.choice(info["admissible_actions"]))
+                    if terminated or truncated:
+                        _, info = env.reset()
+                else:  # vector envs reset finished episodes themselves
+                    _, _, _, _, info = env.step(tuple(rng.choice(a) for a in info["admissible_actions"]))
                 steps += num_envs
         elapsed = time.perf_counter() - start
     finally:
-        envs.close()
+        env.close()
     return {"envs": num_envs, "steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
 
 
 def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num_envs: int = 2) -> dict[str, Any]:
-    """Single env, SyncVectorEnv and AsyncVectorEnv steps/s per domain (default: blocksworld, logistics)."""
+    """Single env, SyncVectorEnv and AsyncVectorEnv steps/s per domain (default: blocksworld, logistics), the
+    vector envs with full infos and with SelectInfo's lean ones."""
     register_envs()
     rows = []
     for domain in domains or ["blocksworld", "logistics"]:
-        for mode in (None, "sync", "async"):
-            rows.append({"domain": domain, "mode": mode or "single",
-                         **_rounded(vector_throughput(domain, mode, num_envs, seconds))})
+        for mode, lean in ((None, False), ("sync", False), ("async", False), ("sync", True), ("async", True)):
+            name = (mode or "single") + (" + SelectInfo" if lean else "")
+            rows.append({"domain": domain, "mode": name,
+                         **_rounded(vector_throughput(domain, mode, num_envs, seconds, lean=lean))})
     return {"apb_version": __version__, "python": platform.python_version(), "machine": platform.machine(),
             "cpus": os.cpu_count(), "seconds_per_run": seconds, "num_envs": num_envs, "rows": rows}
 

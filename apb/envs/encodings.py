@@ -9,16 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.spaces import MultiBinary
 
-from apb.envs.wrappers import DiscreteActions, every_task
-
-
-def find_wrapper(env: gym.Env, kind: type) -> gym.Wrapper | None:
-    """The outermost wrapper of type `kind` in env's wrapper stack, or None."""
-    while isinstance(env, gym.Wrapper):
-        if isinstance(env, kind):
-            return env
-        env = env.env
-    return None
+from apb.envs.wrappers import DiscreteActions, every_task, find_wrapper
 
 
 class MultiHotObservations(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):

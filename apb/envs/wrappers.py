@@ -13,6 +13,7 @@ from apb.engine.errors import ApbError
 from apb.envs.spaces import TextTuple
 
 MAX_LITERAL_LENGTH = 1000  # characters of one literal or object in LiteralObservations
+SELECT_INFO_KEYS = ("problem_id", "admissible_actions", "action_valid", "goal_reached")
 
 
 def _base(env: gym.Env):
@@ -23,6 +24,15 @@ def _base(env: gym.Env):
     if not isinstance(inner, PDDLTextEnv):
         raise ApbError(f"this wrapper needs an apb PDDLTextEnv, got {type(inner).__name__}")
     return inner
+
+
+def find_wrapper(env: gym.Env, kind: type) -> gym.Wrapper | None:
+    """The outermost wrapper of type `kind` in env's wrapper stack, or None."""
+    while isinstance(env, gym.Wrapper):
+        if isinstance(env, kind):
+            return env
+        env = env.env
+    return None
 
 
 def every_task(env: gym.Env) -> list:
@@ -170,3 +180,40 @@ class TranslatedActions(gym.Wrapper, gym.utils.RecordConstructorArgs):
         info["translation"] = record
         self._info = info
         return obs, reward, terminated, truncated, info
+
+
+class SelectInfo(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """Keeps only `keys` of every info (default: SELECT_INFO_KEYS, plus action_mask over DiscreteActions), for
+    throughput: vector envs batch every info key into arrays, and apb's full infos (domain text, PDDL, schemas)
+    are most of a vector step's cost. Apply it last (encoders read the full info). A key that neither the reset
+    nor the first step info has is an error (a typo would otherwise vanish silently)."""
+
+    def __init__(self, env: gym.Env, keys: list[str] | tuple[str, ...] | None = None) -> None:
+        if keys is not None and (isinstance(keys, str) or not all(isinstance(k, str) for k in keys)):
+            raise ApbError(f"SelectInfo keys must be a list of info key names, not {keys!r}")
+        gym.utils.RecordConstructorArgs.__init__(self, keys=None if keys is None else tuple(keys))
+        super().__init__(env)
+        if keys is None:
+            keys = SELECT_INFO_KEYS + (("action_mask",) if find_wrapper(env, DiscreteActions) is not None else ())
+        self.keys = tuple(keys)
+        self._reset_keys: set[str] = set()
+        self._checked = False
+
+    def _select(self, info: dict) -> dict:
+        return {k: info[k] for k in self.keys if k in info}
+
+    def reset(self, **kwargs) -> tuple[Any, dict]:
+        obs, info = self.env.reset(**kwargs)
+        self._reset_keys = set(info)
+        return obs, self._select(info)
+
+    def step(self, action) -> tuple[Any, float, bool, bool, dict]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if not self._checked:
+            known = self._reset_keys | set(info)
+            unknown = sorted(set(self.keys) - known)
+            if unknown:
+                raise ApbError(f"SelectInfo: no info key {', '.join(map(repr, unknown))}; the keys are "
+                               f"{', '.join(sorted(known))}")
+            self._checked = True
+        return obs, reward, terminated, truncated, self._select(info)
