@@ -102,6 +102,8 @@ class BaseAgent:
         if self.translator is None:
             return text.strip() or None
         result = self.translator.translate(text, info)
+        for call in result.completions:  # the translator's LLM calls count like the agent's own
+            self.emit({"type": "llm", "role": "translator", **call})
         self.emit({"type": "translation", "input": text, **result.to_dict()})
         return result.action
 

@@ -7,8 +7,8 @@ every episode through `apb.eval.episode.run_one`, so they write the same traject
 - `RayExecutor`: episodes as Ray tasks on a local instance or a cluster (`RAY_ADDRESS`), each with its own LLM
   client (clients do not travel between processes; the sqlite answer cache is safe across processes).
   Trajectories are written where the worker runs, so on a cluster the output folder must be shared.
-Both return how many LLM calls the answer cache served; `stop()` (from another thread) ends a run early: no new
-episode starts, and `run` raises `RunStopped` once the running ones have stopped.
+`stop()` (from another thread) ends a run early: no new episode starts, and `run` raises `RunStopped` once the
+running ones have stopped. What the episodes used (LLM calls, tokens, cost) is in the footers given to `on_footer`.
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ class RunStopped(Exception):
     """`run` ended early because `stop()` was called."""
 
 
-def cached_calls(llms: Sequence[Any]) -> int:
-    """LLM calls answered from the response cache, over LLM objects."""
-    return sum(totals.cached_calls for llm in llms if (totals := getattr(llm, "totals", None)) is not None)
-
-
 class ThreadExecutor:
     """Episodes in worker threads, `concurrency` at a time."""
 
@@ -48,7 +43,7 @@ class ThreadExecutor:
     def stop(self) -> None:
         self._stop.set()
 
-    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> int:
+    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
         for spec in todo:
             if spec.model and spec.model not in self.llms and (llm := episode_llm(spec, cache=self.cache)):
                 self.llms[spec.model] = llm
@@ -68,7 +63,6 @@ class ThreadExecutor:
             pool.shutdown(wait=False, cancel_futures=True)
         if self._stop.is_set():
             raise RunStopped
-        return cached_calls(self.llms.values())
 
     def _one(self, spec: EpisodeSpec, out_dir: str | Path) -> dict | None:
         if self._stop.is_set():
@@ -90,10 +84,7 @@ def _ray():
 
 def _episode_task(spec: EpisodeSpec, out_dir: str, cache: str) -> dict:
     """What a Ray worker runs: one episode, its trajectory written to out_dir, its footer returned."""
-    llm = episode_llm(spec, cache=cache)
-    footer = dict(run_one(spec, out_dir, llm=llm))
-    footer["_cached_calls"] = cached_calls([llm]) if llm is not None else 0
-    return footer
+    return run_one(spec, out_dir, llm=episode_llm(spec, cache=cache))
 
 
 class RayExecutor:
@@ -108,7 +99,7 @@ class RayExecutor:
     def stop(self) -> None:
         self._stop.set()
 
-    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> int:
+    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
         ray = _ray()
         if not ray.is_initialized():
             address = os.environ.get("RAY_ADDRESS")
@@ -117,7 +108,6 @@ class RayExecutor:
         task = ray.remote(_episode_task)
         pending: dict[Any, EpisodeSpec] = {}
         queue = list(todo)
-        cached = 0
         try:
             while queue or pending:
                 if self._stop.is_set():
@@ -128,14 +118,11 @@ class RayExecutor:
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 for ref in ready:
                     spec = pending.pop(ref)
-                    footer = ray.get(ref)
-                    cached += int(footer.pop("_cached_calls", 0))
-                    on_footer(spec, footer)
+                    on_footer(spec, ray.get(ref))
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
-        return cached
 
 
 EXECUTORS = {"thread": ThreadExecutor, "ray": RayExecutor}

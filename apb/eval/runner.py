@@ -67,12 +67,13 @@ def damaged_trajectories(episodes_dir: Path) -> list[str]:
 
 class _Tally:
     """What the episodes of this invocation add up to, from their footers (so the closing line and the progress bar
-    agree with `apb report`): episodes run, solved, errors, LLM calls, tokens (cache replays included, as recorded)
-    and cost (None once an episode's cost is unknown)."""
+    agree with `apb report`): episodes run, solved, errors, LLM calls of every role (how many the answer cache
+    served), tokens (cache replays included, as recorded) and cost (None once an episode's cost is unknown)."""
 
     def __init__(self, total: int, skipped: int) -> None:
         self.summary: dict[str, Any] = {"total": total, "skipped": skipped, "ran": 0, "solved": 0, "errors": 0,
-                                        "interrupted": False, "llm_calls": 0, "tokens": 0, "cost_usd": 0.0}
+                                        "interrupted": False, "llm_calls": 0, "cached_calls": 0, "tokens": 0,
+                                        "cost_usd": 0.0}
 
     def add(self, footer: dict) -> None:
         s = self.summary
@@ -80,6 +81,7 @@ class _Tally:
         s["solved"] += bool(footer.get("success"))
         s["errors"] += footer.get("stop_reason") == "error"
         s["llm_calls"] += sum((footer.get("llm_calls") or {}).values())
+        s["cached_calls"] += int(footer.get("cached_calls") or 0)
         s["tokens"] += int(footer.get("input_tokens") or 0) + int(footer.get("output_tokens") or 0)
         if s["cost_usd"] is not None:
             s["cost_usd"] = None if footer.get("cost_usd") is None else s["cost_usd"] + float(footer["cost_usd"])
@@ -89,14 +91,14 @@ class _Tally:
         if not s["llm_calls"]:
             return ""
         cost = "cost unknown" if s["cost_usd"] is None else f"${s['cost_usd']:.4f}"
-        return f"{s['llm_calls']} LLM calls, {s['tokens']} tokens, {cost}"
+        cached = f" ({s['cached_calls']} cached)" if s["cached_calls"] else ""
+        return f"{s['llm_calls']} LLM calls{cached}, {s['tokens']} tokens, {cost}"
 
-    def finish(self, start: float, cached_calls: int | None = None) -> dict[str, Any]:
+    def finish(self, start: float) -> dict[str, Any]:
         s = self.summary
         if s["cost_usd"] is not None:
             s["cost_usd"] = round(s["cost_usd"], 6)
         s["seconds"] = round(time.perf_counter() - start, 3)
-        s["cached_calls"] = cached_calls
         return s
 
 
@@ -136,7 +138,7 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
     try:
         if bar is not None:
             bar.start()
-        cached = await asyncio.wrap_future(future)
+        await asyncio.wrap_future(future)
     except (asyncio.CancelledError, KeyboardInterrupt, RunStopped):
         tally.summary["interrupted"] = True
         runner.stop()
@@ -146,7 +148,7 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
         pool.shutdown(wait=False)
         if bar is not None:
             bar.stop()
-    return tally.finish(start, cached)
+    return tally.finish(start)
 
 
 class _Progress:

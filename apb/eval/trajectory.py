@@ -115,15 +115,17 @@ def step_line(record: Any) -> dict:
 
 
 def usage_summary(events: list[dict]) -> dict[str, Any]:
-    """LLM calls per role, tokens and cost over `events` (cost None if any call had an unknown cost)."""
+    """LLM calls per role (planner, translator, explainer, grounder), how many the answer cache served, tokens and
+    cost over `events` (cost None if any call had an unknown cost)."""
     calls = dict.fromkeys(LLM_ROLES, 0)
-    input_tokens = output_tokens = cached_tokens = 0
+    input_tokens = output_tokens = cached_tokens = from_cache = 0
     cost: float | None = 0.0
     for event in events:
         if event.get("type") != "llm":
             continue
         role = event.get("role") or "planner"
         calls[role] = calls.get(role, 0) + 1
+        from_cache += bool(event.get("cached"))
         usage = event.get("usage") or {}
         input_tokens += int(usage.get("input_tokens") or 0)
         output_tokens += int(usage.get("output_tokens") or 0)
@@ -132,8 +134,8 @@ def usage_summary(events: list[dict]) -> dict[str, Any]:
             cost = None
         elif cost is not None:
             cost += float(event["cost"])
-    return {"llm_calls": calls, "input_tokens": input_tokens, "output_tokens": output_tokens,
-            "cached_tokens": cached_tokens, "cost_usd": cost}
+    return {"llm_calls": calls, "cached_calls": from_cache, "input_tokens": input_tokens,
+            "output_tokens": output_tokens, "cached_tokens": cached_tokens, "cost_usd": cost}
 
 
 def footer_from_result(result: Any, *, seconds: float, optimal_plan_length: int | None) -> dict:

@@ -15,7 +15,9 @@ METHODS = ("pddl", "template", "names", "tllm", "fuzzy", "none")
 @dataclass
 class TranslationResult:
     """A translation: `action` is a grounded PDDL action ("(stack a b)") or None, `method` the stage that
-    answered, `raw` the input text, `error` why there is no action. `llm_calls` and `usage` count LLM work."""
+    answered, `raw` the input text, `error` why there is no action. `llm_calls` and `usage` count LLM work;
+    `completions` records each LLM call that answered (messages, text, usage, cost, cached, latency, model), so the
+    agent can account for it like its own calls (role "translator")."""
 
     action: str | None
     confidence: float = 0.0
@@ -25,6 +27,7 @@ class TranslationResult:
     usage: Usage | None = None
     error: str | None = None
     tried: list[str] = field(default_factory=list)  # stages that ran, in order (cascade)
+    completions: list[dict] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return self.action is not None
@@ -36,8 +39,18 @@ class TranslationResult:
                 "error": self.error, "tried": list(self.tried)}
 
 
-def failed(raw: object, error: str, *, llm_calls: int = 0, usage: Usage | None = None) -> TranslationResult:
-    return TranslationResult(None, 0.0, "none", raw, llm_calls, usage, error)
+def failed(raw: object, error: str, *, llm_calls: int = 0, usage: Usage | None = None,
+           completions: list[dict] | None = None) -> TranslationResult:
+    return TranslationResult(None, 0.0, "none", raw, llm_calls, usage, error, completions=list(completions or ()))
+
+
+def completion_record(messages: list[dict], completion: object) -> dict:
+    """One answered LLM call as the agent records it in an "llm" event."""
+    usage = getattr(completion, "usage", None)
+    return {"messages": [dict(m) for m in messages], "text": getattr(completion, "text", ""),
+            "usage": usage.to_dict() if isinstance(usage, Usage) else {}, "cost": getattr(completion, "cost", None),
+            "cached": bool(getattr(completion, "cached", False)), "latency": getattr(completion, "latency", None),
+            "model": getattr(completion, "model", None)}
 
 
 class ProblemCache:

@@ -69,11 +69,13 @@ class _Run:
         self.tried: list[str] = []
         self.calls = 0
         self.usage = None
+        self.completions: list[dict] = []
         self.errors: list[str] = []
 
     def add(self, kind: str, result: TranslationResult) -> TranslationResult:
         self.tried.append(kind)
         self.calls += result.llm_calls
+        self.completions.extend(result.completions)
         if result.usage is not None:
             self.usage = result.usage if self.usage is None else self.usage + result.usage
         if result.error and result.action is None:
@@ -82,4 +84,5 @@ class _Run:
 
     def done(self, result: TranslationResult) -> TranslationResult:
         result.llm_calls, result.usage, result.tried = self.calls, self.usage, list(self.tried)
+        result.completions = list(self.completions)
         return result

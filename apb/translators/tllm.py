@@ -13,7 +13,7 @@ import re
 
 from apb.llm.base import Usage
 from apb.prompts import load_prompt
-from apb.translators.base import TranslationResult, Translator, failed
+from apb.translators.base import TranslationResult, Translator, completion_record, failed
 from apb.translators.problem import _PDDL_ACTION, ProblemView, Schema
 from apb.translators.template import TemplateTranslator
 from apb.translators.text import focus
@@ -82,6 +82,7 @@ class TLLMTranslator(Translator):
         messages = self.messages(text, view)
         calls = 0
         usage: Usage | None = None
+        records: list[dict] = []
         problem = "no answer"
         for attempt in range(1 + self.retries):
             calls += 1
@@ -89,20 +90,24 @@ class TLLMTranslator(Translator):
                 completion = self.llm.complete(messages, max_tokens=self.max_tokens, temperature=self.temperature,
                                                seed=self.seed)
             except Exception as err:  # an LLM that fails for good: no action, the episode goes on
-                return failed(text, f"LLM call failed: {type(err).__name__}: {err}", llm_calls=calls, usage=usage)
+                return failed(text, f"LLM call failed: {type(err).__name__}: {err}", llm_calls=calls, usage=usage,
+                              completions=records)
+            records.append(completion_record(messages, completion))
             usage = _add(usage, getattr(completion, "usage", None))
             answer = getattr(completion, "text", "")
             answer = answer if isinstance(answer, str) else ""
             action, problem = self.read(answer, view, info)
             if action is not None:
                 confidence = CONFIDENCE_FIRST if attempt == 0 else CONFIDENCE_RETRY
-                return TranslationResult(action, confidence, "tllm", llm_calls=calls, usage=usage)
+                return TranslationResult(action, confidence, "tllm", llm_calls=calls, usage=usage,
+                                         completions=records)
             if attempt < self.retries:
                 shown = " ".join(answer.split())[:200]
                 retry = _prompt("retry").format(answer=shown, problem=problem, objects=view.object_list())
                 messages = [*messages, {"role": "assistant", "content": answer[:MAX_SHOWN_TEXT] or "(empty)"},
                             {"role": "user", "content": retry}]
-        return failed(text, f"T-LLM answer invalid after {calls} call(s): {problem}", llm_calls=calls, usage=usage)
+        return failed(text, f"T-LLM answer invalid after {calls} call(s): {problem}", llm_calls=calls, usage=usage,
+                      completions=records)
 
     def read(self, answer: str, view: ProblemView, info: dict | None = None) -> tuple[str | None, str]:
         """(action, '') for a valid answer, else (None, what is wrong) — said so the model can fix it."""
