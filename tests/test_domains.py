@@ -44,7 +44,8 @@ def test_problem_set_shape_and_gold_plans(name):
         for path, task, plan in bundled_problems(name, split):
             result = task.validate(plan)
             assert result.valid, f"{path}: {result.reason}"
-            assert 3 <= len(plan) <= 20, f"{path}: optimal length {len(plan)}"
+            low, high = getattr(domains.generator(name), "TEST_LENGTHS", (3, 20))  # baking: up to 40
+            assert low <= len(plan) <= high, f"{path}: optimal length {len(plan)}"
             assert plan.cost == len(plan)
             keys.add(problem_key(task))
             assert all(READABLE_NAME.fullmatch(obj) for obj in task.problem.objects), task.problem.objects
@@ -131,7 +132,7 @@ def test_each_parameter_has_an_effect_and_bad_values_are_refused(name):
 
 
 # ---- equivalence with the paper's domains -------------------------------------------------------------------------
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "baking"])  # baking is apb's own (no reference)
 def test_reference_problems_and_gold_plans_run_on_our_domain(name):
     reference = require_reference() / domains.registry.REFERENCE_NAMES.get(name, name)
     ours = load_domain(domains.domain_file(name))

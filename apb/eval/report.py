@@ -30,6 +30,7 @@ from apb.eval.report_tables import (
     domain_label,
     metric_rows,
 )
+from apb.eval.study_table import study_tables
 
 __all__ = ["CONTRACT_KEYS", "agent_label", "coverage_matrix", "coverage_tables", "domain_label", "render_markdown",
            "write_csv", "write_report"]
@@ -102,9 +103,10 @@ def write_report(dirs: list[Path], out_dir: Path | None = None) -> dict[str, Pat
     if png is not None:
         paths["plot.png"] = out / "plot.png"
         paths["plot.png"].write_bytes(png)
-    paths["report.md"].write_text(render_markdown(rows, tables, series, len(unfinished),
-                                                  "plot.png" if png else None, length_note(episodes), x_label),
-                                    encoding="utf-8")
+    markdown = render_markdown(rows, tables, series, len(unfinished), "plot.png" if png else None,
+                               length_note(episodes), x_label)
+    markdown += "".join("\n" + table.markdown() for table in study_tables(episodes))  # closed-loop study runs
+    paths["report.md"].write_text(markdown, encoding="utf-8")
     paths["report.html"].write_text(render_html(rows, tables, series, episodes, len(unfinished), png),
                                     encoding="utf-8")
     return paths

@@ -12,6 +12,7 @@ from rich.table import Table
 from apb.eval.metrics import load_run, summarize
 from apb.eval.report import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
 from apb.eval.report_tables import coverage_caption, model_label
+from apb.eval.study_table import study_tables
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -25,6 +26,17 @@ def cmd_report(args: argparse.Namespace) -> int:
         header, body = coverage_matrix(table)
         title = f"Solved problems, mean over seeds ± se ({model_label(table.model)}, split {table.split})"
         view = Table(title=escape(title), caption=escape(coverage_caption(table)), caption_justify="left")
+        for index, name in enumerate(header):
+            view.add_column(escape(name), justify="left" if index == 0 else "right")
+        for row in body:
+            view.add_row(*(escape(cell) for cell in row))
+        console.print(view)
+    for study in study_tables(episodes):  # a run of examples/closed_loop_study.yaml: the study's Table 1 layout
+        header, body = study.matrix()
+        view = Table(title=escape(f"The closed-loop study's Table 1: runs solved ({model_label(study.model)}, "
+                                  "Baking, split study)"),
+                     caption=escape(f"In brackets: the study's figures (GPT-4o, out of {study.runs})."),
+                     caption_justify="left")
         for index, name in enumerate(header):
             view.add_column(escape(name), justify="left" if index == 0 else "right")
         for row in body:

@@ -74,11 +74,14 @@ def domain_names(domain: Domain) -> list[str]:
 
 
 def obfuscation_map(domain: Domain, objects: list[str], seed: int = 0) -> dict[str, str]:
-    """Original name -> meaningless word for the domain's names, its name and the given objects."""
+    """Original name -> meaningless word for the domain's names, its name and the given objects; the domain's
+    `?variables` become ?v1, ?v2, ... (they name the NL placeholders, so they would tell too)."""
     names = [domain.name, *domain_names(domain), *objects]
     names = list(dict.fromkeys(n.lower() for n in names))
     words = meaningless_words(len(names), set(names), seed)
-    return dict(zip(names, words))
+    variables = sorted({p.name.lower() for a in domain.actions for p in a.parameters} |
+                       {p.name.lower() for s in domain.predicates.values() for p in s.parameters})
+    return {**dict(zip(names, words)), **{v: f"?v{i}" for i, v in enumerate(variables, 1)}}
 
 
 def shuffle_map(objects: list[str], key: str, seed: int = 0) -> dict[str, str]:
@@ -94,10 +97,11 @@ def shuffle_map(objects: list[str], key: str, seed: int = 0) -> dict[str, str]:
 
 
 def rename_pddl(text: str, mapping: dict[str, str]) -> str:
-    """PDDL text with every name in `mapping` replaced (comments dropped; variables and keywords kept)."""
+    """PDDL text with every name in `mapping` replaced (comments dropped; keywords kept; `?x` variables only when
+    the mapping has them)."""
     def swap(match: re.Match) -> str:
         token = match.group(0)
-        if token[0] in "?:":
+        if token[0] == ":":
             return token
         return mapping.get(token.lower(), token)
 
