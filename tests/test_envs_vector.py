@@ -4,6 +4,7 @@ extra kwargs (Gymnasium's shared memory for Text spaces would otherwise hand bac
 from __future__ import annotations
 
 import copy
+import json
 
 import gymnasium as gym
 import numpy as np
@@ -104,3 +105,16 @@ def test_literal_observation_spaces_bound_every_problem():
         assert env.observation_space.contains(obs), problem
         obs, *_ = env.step(info["admissible_actions"][-1])
         assert env.observation_space.contains(obs), problem
+
+
+def test_bench_env_vector_reports_single_sync_and_async(capsys):
+    from apb.cli import main
+
+    assert main(["bench", "env", "--vector", "--domains", "blocksworld", "--seconds", "0.02", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [r["mode"] for r in report["rows"]] == ["single", "sync", "async", "sync + SelectInfo",
+                                                   "async + SelectInfo"]
+    assert all(r["steps"] > 0 and r["steps_per_s"] > 0 for r in report["rows"])
+    assert [r["envs"] for r in report["rows"]] == [1, 2, 2, 2, 2]
+    assert main(["bench", "env", "--vector", "--domains", "blocksworld,nope"]) == 2
+    assert "unknown domain(s) nope" in capsys.readouterr().err

@@ -19,7 +19,7 @@ import gymnasium as gym
 
 from apb import __version__
 from apb.engine.errors import ApbError
-from apb.envs.registration import env_id, register_envs
+from apb.envs.registration import ENV_NAMES, env_id, register_envs
 from apb.envs.wrappers import SelectInfo
 
 
@@ -215,6 +215,10 @@ def cmd_bench_env(args) -> int:
 
     if args.num_envs < 1:
         raise ApbError(f"--num-envs must be at least 1, not {args.num_envs}")
+    unknown = [d for d in comma_list(args.domains) or () if d not in ENV_NAMES]
+    if unknown:
+        raise ApbError(f"unknown domain(s) {', '.join(unknown)}: apb bench env takes bundled domains "
+                       f"({', '.join(sorted(ENV_NAMES))})")
     if args.vector:
         report = run_vector_bench(comma_list(args.domains), seconds=args.seconds, num_envs=args.num_envs)
         return show_report(report, print_vector_report, args.json)
