@@ -53,7 +53,7 @@ class StudyTable:
     runs: int = 5
 
     def matrix(self) -> tuple[list[str], list[list[str]]]:
-        """Header and rows as text: `solved/episodes (paper s/5)`."""
+        """Header and rows as text: `solved/episodes (the study's solved/5)`."""
         header = ["agent", *(f"problem {p}" for p in self.problems)]
         rows = []
         for name in self.conditions:
@@ -63,7 +63,7 @@ class StudyTable:
                 text = f"{solved}/{total}" if total else "–"
                 figures = self.paper.get(name)
                 if figures and 1 <= p <= len(figures):
-                    text += f" (paper {figures[p - 1]}/{self.runs})"
+                    text += f" ({figures[p - 1]}/{self.runs})"
                 cells.append(text)
             rows.append([condition_label(name), *cells])
         return header, rows
