@@ -455,6 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--out", help="file to write (default: example_thoughts.yaml in the domain's folder)")
     e.set_defaults(func=cmd_examples_build)
 
+    from apb.acp.cli import add_acp_parser
     from apb.equivalence.cli import add_equiv_parser
     from apb.eval.cli import add_eval_parser, add_run_parser
     from apb.eval.report_cli import add_report_parser
@@ -469,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)
     add_equiv_parser(sub)
     add_nl2pddl_parser(sub)
+    add_acp_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

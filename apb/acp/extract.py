@@ -13,7 +13,7 @@ import re
 MISSING = object()  # no answer could be read (distinct from None, which is the answer "None")
 
 _MARKER = re.compile(r"(?:final\s+)?answer\s*(?:is)?\s*[:=\-]", re.IGNORECASE)
-_MARKDOWN = re.compile(r"[*_`#>]+")
+_MARKDOWN = re.compile(r"[*`#>]+|(?<![\w])_+|_+(?![\w])")  # underscores inside names are kept
 _ATOM = re.compile(r"\(\s*([A-Za-z][\w\-]*(?:\s+[\w\-@.]+)*)\s*\)")
 _NONE = re.compile(r"\b(none|null|no such|nothing|empty list|there is no|there are no)\b", re.IGNORECASE)
 _YES_NO = re.compile(r"\b(yes|no|true|false)\b", re.IGNORECASE)
@@ -121,5 +121,5 @@ def extract(text, task: str, fmt: str, choices: list[str] | None = None):
         if task == "val":
             return extract_int(text)
         return extract_one(text)
-    except Exception:  # noqa: BLE001 - extraction must never break an evaluation run
+    except Exception:
         return MISSING

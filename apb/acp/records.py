@@ -43,7 +43,7 @@ def parse_group(group: str) -> tuple[str, str] | None:
         if text.endswith(suffix):
             stem = text[: -len(suffix)]
             for task, name in GROUPS.items():
-                if stem == name or stem == task:
+                if stem in (name, task):
                     return task, suffix_fmt
             if stem in GROUP_ALIASES:
                 return GROUP_ALIASES[stem], suffix_fmt

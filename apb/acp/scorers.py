@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from apb.acp.extract import MISSING
-from apb.acp.proofs import normal_atom
+from apb.acp.proofs import normal_atom, static_problem
 from apb.acp.records import Question
 from apb.acp.tasks import ProblemInfo, Situation
 from apb.acp.tasks.common import action_universe, atom_universe
@@ -173,6 +173,9 @@ def _sound_reach(q: Question, answer) -> Check:
         return Check(not found, "every atom is reachable" if not found else f"{found[0]} can never hold")
     if q.source == "apb" and normal_atom(str(answer)) in q.gold.get("unreachable", ()):
         return Check(True, "proved unreachable when the question was generated")
+    problem = static_problem(question_task(q)[0], str(answer))
+    if problem is not None and problem["method"] == "type":
+        return Check(False, f"{answer} is not a proposition of the task: {problem['reason']}")
     return verdict_check(question_prover(q).atoms([str(answer)]), False, f"{answer} can never hold")
 
 

@@ -8,9 +8,9 @@ import random
 import weakref
 from dataclasses import dataclass, field, replace
 
-from apb.acp.relaxation import H2
 from apb.acp.proofs import Prover, fluent_predicates
 from apb.acp.records import LABELS, Question, question_id
+from apb.acp.relaxation import H2
 from apb.acp.space import StateSpace
 from apb.engine import Literal, State, Task, problem_to_pddl
 

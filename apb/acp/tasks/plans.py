@@ -116,8 +116,8 @@ def detour(sit: Situation, rng: random.Random, plan: list[str]) -> tuple[list[st
         there = task.apply(here, a)
         back = [b for b in task.applicable(there) if task.apply(there, b) == here]
         if back and rng.random() < 0.6:
-            return plan[:i] + [str(a), str(pick(rng, back, 1)[0])] + plan[i:], [i, i + 1]
-        candidate = plan[:i] + [str(a)] + plan[i:]
+            return [*plan[:i], str(a), str(pick(rng, back, 1)[0]), *plan[i:]], [i, i + 1]
+        candidate = [*plan[:i], str(a), *plan[i:]]
         failed, reached = first_failure(task, sit.state, candidate)
         if failed is None and reached:
             return candidate, [i]

@@ -13,8 +13,8 @@ import random
 
 from apb.acp.proofs import Prover, fact_key
 from apb.acp.records import Question
-from apb.engine import State
 from apb.acp.tasks.common import Situation, action_universe, arrange, atom_universe, pick
+from apb.engine import State
 
 PAIR_TRIES = 40
 

@@ -1,0 +1,176 @@
+"""`apb acp generate | eval | report | answer | audit`: ACPBench-style reasoning questions with proved gold.
+
+`add_acp_parser(sub)` adds the subcommand to the `apb` parser. Exit codes: 0 done, 2 bad input (one message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from apb.acp.errors import ACPError
+from apb.acp.records import FORMATS, TASKS
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _names(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
+    if value == "all":
+        return list(allowed)
+    names = [v.strip().lower() for v in value.split(",") if v.strip()]
+    for name in names:
+        if name not in allowed:
+            raise ACPError(f"unknown {what} {name!r}: use {', '.join(allowed)} or all")
+    return names
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from apb.acp.generate import generate
+    from apb.acp.io import write_questions
+
+    questions, stats = generate(args.dataset, tasks=_names(args.tasks, TASKS, "task"),
+                                formats=_names(args.formats, FORMATS, "format"), count=args.count, seed=args.seed,
+                                view=args.view, description=args.description, budget=args.budget)
+    paths = write_questions(questions, args.out)
+    table = Table("task", "seconds", "questions")
+    for task, seconds in stats.seconds.items():
+        made = sum(n for g, n in stats.questions.items() if g.startswith(_group_prefix(task)))
+        table.add_row(task, f"{seconds:.2f}", str(made))
+    out.print(table)
+    out.print(f"{len(questions)} questions from {len(stats.problems)} problem(s) -> {escape(str(paths[0]))} and "
+              f"{escape(str(Path(args.out) / 'acpbench'))}/")
+    for group, missing in stats.short.items():
+        err.print(f"[yellow]note[/yellow]: {group}: {missing} fewer than asked (no state gave a question whose gold "
+                  "is decided within the budget)")
+    for skipped in stats.skipped:
+        err.print(f"[yellow]skipped[/yellow] {escape(skipped)}")
+    return 0
+
+
+def _group_prefix(task: str) -> str:
+    from apb.acp.records import GROUPS
+
+    return GROUPS[task] + "_"
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from apb.acp.evaluate import evaluate
+    from apb.acp.io import read_questions
+    from apb.llm import make_llm
+
+    questions = read_questions(args.questions)
+    if not questions:
+        raise ACPError(f"{args.questions}: no questions")
+    llm = make_llm(args.llm, cache=args.cache)
+    target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
+                               Path(args.questions).parent) / "eval")
+    summary = evaluate(questions, llm, target, shots=args.shots, cot=args.cot, concurrency=args.concurrency,
+                       resume=args.resume, progress=not args.no_progress)
+    scored = max(summary.scored, 1)
+    out.print(f"{summary.scored} question(s) scored ({summary.skipped} done before): official "
+              f"{summary.official / scored:.1%}, sound {summary.sound / scored:.1%}, {summary.errors} LLM error(s), "
+              f"${summary.cost:.4f} -> {escape(str(target / 'results.jsonl'))}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from apb.acp.report import markdown, write_report
+
+    summary, paths = write_report(args.dirs, args.out)
+    out.print(markdown(summary))
+    out.print(f"-> {escape(str(paths[0]))}, {escape(str(paths[1]))}")
+    return 0
+
+
+def cmd_answer(args: argparse.Namespace) -> int:
+    from apb.acp.io import read_questions
+    from apb.acp.oracle import AGENTS
+
+    if args.agent not in AGENTS:
+        raise ACPError(f"unknown agent {args.agent!r}: use {', '.join(AGENTS)}")
+    questions = read_questions(args.file)
+    target = Path(args.out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target, "w", encoding="utf-8") as handle:
+        for q in questions:
+            handle.write(json.dumps({"id": q.id, "answer": AGENTS[args.agent](q)}) + "\n")
+    out.print(f"{len(questions)} answers -> {escape(str(target))}")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from apb.acp.audit import audit
+    from apb.acp.io import read_questions
+
+    questions = read_questions(args.file)
+    generative = [q for q in questions if q.format == "gen"]
+    if not generative:
+        raise ACPError(f"{args.file}: no generative questions to audit (bool and MCQ records carry no PDDL)")
+    findings = audit(generative)
+    wrong = [f for f in findings if f.kind == "wrong"]
+    for finding in findings:
+        colour = "red" if finding.kind == "wrong" else "yellow"
+        out.print(f"[{colour}]{finding.kind}[/{colour}] {finding.group} {finding.id} ({escape(finding.domain)}): "
+                  f"{escape(finding.message)}")
+        if finding.proof:
+            out.print(f"  proof: {escape(json.dumps(finding.proof)[:600])}")
+    if args.json:
+        Path(args.json).write_text(json.dumps([f.to_dict() for f in findings], indent=1) + "\n", encoding="utf-8")
+    out.print(f"{len(generative)} generative question(s) checked: {len(wrong)} with provably wrong gold, "
+              f"{len(findings) - len(wrong)} not checkable")
+    return 0
+
+
+def add_acp_parser(sub) -> argparse.ArgumentParser:
+    """Adds `apb acp ...` to the `apb` parser."""
+    from apb.acp.space import DEFAULT_BUDGET
+
+    p = sub.add_parser("acp", help="ACPBench-style reasoning questions: generate, eval, report, answer, audit")
+    acp_sub = p.add_subparsers(dest="acp", metavar="ACTION", required=True)
+
+    g = acp_sub.add_parser("generate", help="questions with proved gold from a bundled domain or dataset folder")
+    g.add_argument("dataset", help="bundled domain name or dataset folder")
+    g.add_argument("--tasks", default="all", help=f"comma-separated: {','.join(TASKS)} (default all)")
+    g.add_argument("--formats", default="all", help="comma-separated: bool,mcq,gen (default all)")
+    g.add_argument("--count", type=int, default=10, help="questions per task and format (default 10)")
+    g.add_argument("--out", required=True, help="folder for questions.jsonl and acpbench/<task>/test.<fmt>.json")
+    g.add_argument("--view", choices=("nl", "pddl"), default="nl", help="wording: English (nl) or PDDL")
+    g.add_argument("--description", default="curated", help="NL templates: curated | rule | path of a description")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="states enumerated at most per state space")
+    g.set_defaults(func=cmd_generate)
+
+    e = acp_sub.add_parser("eval", help="ask an LLM every question; results.jsonl with both scorers, resumable")
+    e.add_argument("questions", help="questions.jsonl, an ACPBench .json[.gz] file, or a folder of them")
+    e.add_argument("--llm", required=True, help="LLM spec: openai:<model>, anthropic:<model>, local, scripted:<file>")
+    e.add_argument("--shots", type=int, default=2, help="examples per prompt, from the same group (default 2)")
+    e.add_argument("--cot", action="store_true", help="ask for step-by-step reasoning before 'Answer:'")
+    e.add_argument("--concurrency", type=int, default=4)
+    e.add_argument("--resume", action="store_true", help="skip the questions --out already has results for")
+    e.add_argument("--out", help="output folder (default: eval/ next to the questions)")
+    e.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
+    e.add_argument("--no-progress", action="store_true")
+    e.set_defaults(func=cmd_eval)
+
+    r = acp_sub.add_parser("report", help="accuracy per task x format x domain with standard errors")
+    r.add_argument("dirs", nargs="+", metavar="DIR", help="folders (or results.jsonl files) of apb acp eval")
+    r.add_argument("--out", help="folder for acp_summary.json and acp_report.md (default: the first DIR)")
+    r.set_defaults(func=cmd_report)
+
+    a = acp_sub.add_parser("answer", help="answers in ACPBench's format from an agent (oracle)")
+    a.add_argument("file", help="questions.jsonl, an ACPBench file, or a folder")
+    a.add_argument("--agent", default="oracle")
+    a.add_argument("--out", required=True, help="ANSWERS.jsonl: one {\"id\", \"answer\"} per line")
+    a.set_defaults(func=cmd_answer)
+
+    u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold")
+    u.add_argument("file", help="an ACPBench <task>/test.gen.json[.gz] file, questions.jsonl, or a folder")
+    u.add_argument("--json", help="also write the findings to this JSON file")
+    u.set_defaults(func=cmd_audit)
+    return p
