@@ -23,6 +23,7 @@ _SUGGEST_UP_TO = 100  # names longer than this get no "Did I mean" (difflib's co
 def quoted(text: str, limit: int = MAX_QUOTED) -> str:
     """`text` as feedback may show it: whitespace runs as one space, other non-printable characters escaped
     (\\x00), cut to `limit` characters with '...' when longer. Every result is printable."""
+    text = text.strip()
     flat = " ".join(text[:4 * limit].split())
     shown = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
                     for c in flat[:limit + 1])
