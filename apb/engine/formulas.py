@@ -83,10 +83,25 @@ def substitute(text: str, binding: dict[str, str]) -> str:
     return _VARIABLE.sub(lambda m: binding.get(m.group(), m.group()), text)
 
 
+_SORTED: dict[frozenset, tuple] = {}
+
+
+def _sorted(objects: frozenset) -> tuple:
+    pool = _SORTED.get(objects)
+    if pool is None:
+        if len(_SORTED) > 4096:
+            _SORTED.clear()
+        pool = _SORTED[objects] = tuple(sorted(objects))
+    return pool
+
+
 def bindings_of(parameters: tuple, objects_of: Callable, binding: dict[str, str]):
-    """Every extension of `binding` by objects for `parameters` (in declaration order of the objects)."""
+    """Every extension of `binding` by objects for `parameters` (objects in sorted order)."""
+    if not parameters:
+        yield binding
+        return
     names = [p.name for p in parameters]
-    pools = [sorted(objects_of(p.types)) for p in parameters]
+    pools = [_sorted(objects_of(p.types)) for p in parameters]
     for values in itertools.product(*pools):
         extended = dict(binding)
         extended.update(zip(names, values))
@@ -127,14 +142,20 @@ class RelaxedFacts:
 
 # ---- ground formulas -----------------------------------------------------------------------------------------
 class GFact:
-    """An atom or negated atom over fact id `fid` (-1: never holds)."""
+    """An atom or negated atom over fact id `fid` (-1: never holds); `atom` is (predicate, arg, ...)."""
 
-    __slots__ = ("fid", "positive", "text")
+    __slots__ = ("atom", "fid", "positive")
     kind = "fact"
     children = ()
 
-    def __init__(self, fid: int, positive: bool, text: str) -> None:
-        self.fid, self.positive, self.text = fid, positive, text
+    def __init__(self, fid: int, positive: bool, atom: tuple) -> None:
+        self.fid, self.positive, self.atom = fid, positive, atom
+
+    @property
+    def text(self) -> str:
+        """"(p a b)" or "(not (p a b))"."""
+        text = "(" + " ".join(self.atom) + ")"
+        return text if self.positive else f"(not {text})"
 
     @property
     def const(self) -> bool | None:
@@ -233,17 +254,15 @@ class FormulaGrounder:
 
     def literal(self, lit: Literal, binding: dict[str, str]):
         """A GFact, TRUE, or GFact(-1) for a literal that never holds."""
-        args = tuple(binding.get(a, a) for a in lit.args)
-        text = str(Literal(lit.predicate, args, lit.positive))
+        fact = (lit.predicate, *(binding.get(a, a) for a in lit.args))
         if lit.predicate == "=":
-            return TRUE if (args[0] == args[1]) == lit.positive else GFact(-1, lit.positive, text)
-        fact = (lit.predicate, *args)
+            return TRUE if (fact[1] == fact[2]) == lit.positive else GFact(-1, lit.positive, fact)
         if lit.predicate in self.static_preds:
-            return TRUE if (fact in self.static_facts) == lit.positive else GFact(-1, lit.positive, text)
+            return TRUE if (fact in self.static_facts) == lit.positive else GFact(-1, lit.positive, fact)
         fid = self.fact_id(fact)
         if fid is None:
-            return GFact(-1, True, text) if lit.positive else TRUE
-        return GFact(fid, lit.positive, text)
+            return GFact(-1, True, fact) if lit.positive else TRUE
+        return GFact(fid, lit.positive, fact)
 
     def ground(self, node: NNF, binding: dict[str, str]):
         """The simplified ground formula of `node` under `binding`."""

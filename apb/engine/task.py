@@ -142,7 +142,9 @@ class Task:
         conditions: list[Condition] = []
         for lit in schema.precondition:
             values = tuple(binding.get(a, a) for a in lit.args)
-            text = str(Literal(lit.predicate, values, lit.positive))
+            text = "(" + " ".join((lit.predicate, *values)) + ")"
+            if not lit.positive:
+                text = f"(not {text})"
             if lit.predicate == "=":
                 if (values[0] == values[1]) != lit.positive:
                     conditions.append((-1, lit.positive, text))
