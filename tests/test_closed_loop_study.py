@@ -10,6 +10,7 @@ from pathlib import Path
 
 import gymnasium
 import pytest
+from test_agents_loop import done_count, kind_of  # the prompt kinds of the loop agents' tests
 
 import apb.envs  # noqa: F401  (registers apb/<Name>-v0)
 from apb.agents import make_agent, run_episode
@@ -26,24 +27,6 @@ EXPLANATION = "sugar must be measured out and poured, not flour: flour_1 is not 
 
 def study_env(problem: int):
     return gymnasium.make("apb/Baking-v0", split="study", problem=problem, max_episode_steps=50)
-
-
-def kind_of(messages: list[dict]) -> str:
-    system = messages[0]["content"]
-    if system.startswith("You explain why an action failed"):
-        return "explain"
-    if system.startswith("You choose the objects"):
-        return "ground"
-    if "giving only the name of each action" in system:
-        return "open-plan"
-    return "plan"
-
-
-def done_count(prompt: str) -> int:
-    if "The plan so far" not in prompt:
-        return 0
-    section = prompt.split("The plan so far", 1)[1].split("\n\nNow, ", 1)[0]
-    return len(re.findall(r"^\d+\. ", section, re.MULTILINE))
 
 
 def wrong_ingredient(info: dict) -> tuple[int, str]:
