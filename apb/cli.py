@@ -219,28 +219,43 @@ def cmd_domains(args: argparse.Namespace) -> int:
     if args.json:
         out.print_json(data=stats)
         return EXIT_OK
+    print_domain_stats(stats)
+    return EXIT_OK
+
+
+def print_domain_stats(stats: list[dict]) -> None:
+    """Two tables that fit 80 columns: per split (ours / the paper's Table 6 averages), and per domain."""
     from rich.table import Table
 
-    paper = domains.paper_table6()
-    table = Table(title="Bundled domains (paper: AutoPlanBench Table 6)")
-    for column in ("domain", "split", "problems", "opt. length", "paper", "goal facts", "paper", "init facts",
-                   "objects", "paper", "actions", "predicates", "types"):
-        table.add_column(column, justify="left" if column in ("domain", "split") else "right", no_wrap=True)
+    from apb.domains.paper import table6
+
+    paper = table6()
+
+    def pair(value: float, ref: dict, key: str) -> str:
+        return f"{value:.1f}" + (f" / {ref[key]:.1f}" if key in ref else "")
+
+    splits = Table(title="Bundled problems: ours / the paper's (AutoPlanBench Table 6)", box=None,
+                   pad_edge=False)
+    for column in ("domain", "split", "n", "opt. length", "goal facts", "init facts", "objects"):
+        splits.add_column(column, justify="left" if column in ("domain", "split") else "right", no_wrap=True)
     for st in stats:
         ref = paper.get(st["name"], {}) if st["split"] != "scaled" else {}
-
-        def cell(key: str, ref=ref) -> str:
-            return f"{ref[key]:.2f}" if key in ref else "-"
-
-        length = f"{st['avg_optimal_plan_length']:.2f}" + ("" if st["optimal_plans"] == st["problems"] else "*")
-        table.add_row(st["name"], st["split"], str(st["problems"]), length, cell("avg_optimal_plan_length"),
-                      f"{st['avg_goal_facts']:.2f}", cell("avg_goal_facts"), f"{st['avg_init_facts']:.2f}",
-                      f"{st['avg_objects']:.2f}", cell("avg_objects"), str(st["actions"]), str(st["predicates"]),
-                      str(st["types"]))
-    out.width = max(out.width, 130)
-    out.print(table)
-    out.print("* some plans are satisficing (not proven optimal); the average is of plan lengths", markup=False)
-    return EXIT_OK
+        star = "" if st["optimal_plans"] == st["problems"] else "*"
+        splits.add_row(st["name"], st["split"], str(st["problems"]),
+                       pair(st["avg_optimal_plan_length"], ref, "avg_optimal_plan_length") + star,
+                       pair(st["avg_goal_facts"], ref, "avg_goal_facts"), pair(st["avg_init_facts"], ref,
+                                                                                "avg_init_facts"),
+                       pair(st["avg_objects"], ref, "avg_objects"))
+    out.print(splits)
+    out.print("* not every plan is proven optimal (some come from a satisficing planner)", markup=False)
+    shapes = Table(title="Domain files: ours / the paper's", box=None, pad_edge=False)
+    for column in ("domain", "actions", "predicates", "types"):
+        shapes.add_column(column, justify="left" if column == "domain" else "right", no_wrap=True)
+    for st in {st["name"]: st for st in stats}.values():
+        ref = paper.get(st["name"], {})
+        shapes.add_row(st["name"], *(f"{st[key]}" + (f" / {int(ref[key])}" if key in ref else "")
+                                     for key in ("actions", "predicates", "types")))
+    out.print(shapes)
 
 
 def _parse_params(pairs: list[str]) -> dict:
@@ -317,7 +332,8 @@ def cmd_describe(args: argparse.Namespace) -> int:
                              "action_schemas": info["action_schemas"]})
         return EXIT_OK
     if not args.problem_only:
-        out.rule(f"[bold]Domain {escape(info['domain'])}[/bold] [dim]({escape(env.templates.source)})[/dim]")
+        out.rule(f"[bold]Domain {escape(info['domain'])}[/bold]")
+        out.print(f"[dim]wording: {escape(env.templates.source)}[/dim]")  # on its own line: a path never cut
         out.print(escape(info["domain_description"]))
     if not args.domain_only:
         out.rule(f"[bold]Problem {escape(info['problem_id'])}[/bold]")
@@ -340,7 +356,6 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_examples_build(args: argparse.Namespace) -> int:
     from apb.agents.examples import build_example
     from apb.agents.thoughts import THOUGHTS_FILE, save_thoughts, write_thoughts
-    from apb.domains.registry import domain_dir
 
     example = build_example(args.domain)
     llm = None
@@ -349,7 +364,8 @@ def cmd_examples_build(args: argparse.Namespace) -> int:
 
         llm = make_llm(args.llm)
     report = write_thoughts(example, llm)
-    path = Path(args.out) if args.out else domain_dir(args.domain) / THOUGHTS_FILE
+    # never into the installed package: the current folder unless --out says where
+    path = Path(args.out) if args.out else Path(f"{args.domain}_{THOUGHTS_FILE}")
     save_thoughts(example, report, path)
     for step, thought in zip(example.steps, report.thoughts):
         out.print(f"[dim]Think:[/dim] {escape(thought)}\n[bold]{escape(step.text)}[/bold]")
@@ -452,7 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
     e = examples_sub.add_parser("build", help="write the thoughts of a domain's CoT/ReAct example (LLM or template)")
     e.add_argument("domain")
     e.add_argument("--llm", help="LLM spec that writes the thoughts (default: the template thought writer)")
-    e.add_argument("--out", help="file to write (default: example_thoughts.yaml in the domain's folder)")
+    e.add_argument("--out", help="file to write (default: DOMAIN_example_thoughts.yaml in the current folder; the "
+                   "shipped file is apb/domains/DOMAIN/example_thoughts.yaml of a source checkout)")
     e.set_defaults(func=cmd_examples_build)
 
     from apb.acp.cli import add_acp_parser

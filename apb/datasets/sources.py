@@ -11,15 +11,17 @@ source with a single set of problems (a plain folder) is its own `test` split.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
-from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted
+from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted, read_text, strip_comments
 from apb.datasets.loading import load_dataset
 from apb.domains import registry
 from apb.engine import load_domain
 from apb.engine.model import Domain
 
+_DEFINES_DOMAIN = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
 DEFAULT_SPLIT = "test"
 ALL_SPLITS = "all"
 _DOMAINS: dict[tuple[str, float], Domain] = {}
@@ -80,7 +82,8 @@ def from_files(domain_file: str | os.PathLike, problems: Any) -> Dataset:
         seen.add(pid)
         plan = f.with_suffix(".plan")
         entries.append(ProblemEntry(pid, f, plan if plan.is_file() else None, "files"))
-    return Dataset(domain_path.stem, "files", domain_path.parent, domain_path, cached_domain(domain_path), entries)
+    name = domain_path.parent.name if domain_path.stem == "domain" else domain_path.stem
+    return Dataset(name, "files", domain_path.parent, domain_path, cached_domain(domain_path), entries)
 
 
 def resolve(source: Any, split: str | None = None, *, problems: Any = None) -> Dataset:
@@ -101,8 +104,29 @@ def resolve(source: Any, split: str | None = None, *, problems: Any = None) -> D
             raise registry.UnknownDomainError(
                 f"unknown domain {os.fspath(source)!r}: use a bundled domain ({', '.join(registry.domain_names())}),"
                 " the path of a dataset folder, or a domain file with problems")
+    if isinstance(source, str | os.PathLike) and (single := _single_file(Path(source).expanduser())) is not None:
+        return _only(single, split)
     dataset = source if isinstance(source, Dataset) else load_dataset(source)
     return _only(dataset, split)
+
+
+def _single_file(path: Path) -> Dataset | None:
+    """A `.pddl` file given as a source: a problem file with `domain.pddl` beside it or one folder up is a dataset
+    of that one problem; a domain file (other than a folder's `domain.pddl` or a PDDLGym domain) is an error that
+    says what to pass. None for everything else (folders, PDDLGym files), which `load_dataset` reads."""
+    if not path.is_file() or path.suffix.lower() != ".pddl" or path.name == "domain.pddl" or any(
+            (path.parent / f"{path.stem}{suffix}").is_dir() for suffix in ("", "_test")):
+        return None
+    head = strip_comments(read_text(path, "PDDL"))[:4000]
+    if _DEFINES_DOMAIN.search(head):
+        raise DatasetError("this is a domain file, and a domain alone has no problems to play", path=path,
+                           hint="pass a problem file (with the domain as domain.pddl beside it), a folder holding "
+                           "domain.pddl and problems, or domain_file= with problem_file=")
+    for folder in (path.parent, path.parent.parent):
+        if (folder / "domain.pddl").is_file():
+            return from_files(folder / "domain.pddl", [path])
+    raise DatasetError("a problem file with no domain.pddl beside it or one folder up", path=path,
+                       hint="put the domain next to it as domain.pddl, or pass domain_file= with problem_file=")
 
 
 def _looks_like_name(source: str | os.PathLike) -> bool:

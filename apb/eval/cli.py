@@ -20,7 +20,7 @@ from apb.agents import AGENTS, agent_class
 from apb.agents.base import AgentWrapper
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
-from apb.eval.plan import EvalError
+from apb.eval.plan import EvalError, resolve_problems
 from apb.eval.runner import run_eval
 from apb.eval.trajectory import EpisodeSpec, episode_id
 
@@ -77,16 +77,21 @@ def cmd_run(args: argparse.Namespace) -> int:
                        model=args.llm if needs_llm(args.agent) else None, seed=args.seed,
                        split=args.split, translator=args.translator, require_finish=args.require_finish,
                        max_steps=args.max_steps, agent_options=_run_agent_options(args))
+    resolve_problems(spec.domain, spec.split, [spec.problem], hint="pass --problem with one of them")
     llm = episode_llm(spec, cache=args.cache)
+    last: list[Any] = []
     if args.out:
         target = Path(args.out)
         final = target / "episodes" / f"{episode_id(spec)}.jsonl"
         if final.exists():
             raise EvalError(f"{final} exists already; remove it or choose another --out")
-        footer = run_one(spec, target, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out))
+        footer = run_one(spec, target, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out), on_step=last.append)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            footer = run_one(spec, tmp, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out))
+            footer = run_one(spec, tmp, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out), on_step=last.append)
+    if last:  # the transcript shows feedback before each next action: the last step's comes here
+        mark = "[green]ok[/green]" if last[-1].action_valid else "[red]invalid[/red]"
+        out.print(f"  feedback {mark}: {escape(last[-1].observation)}")
     tokens = footer["input_tokens"] + footer["output_tokens"]
     cost = "unknown cost" if footer["cost_usd"] is None else f"${footer['cost_usd']:.4f}"
     result = "[green]solved[/green]" if footer["success"] else "[red]not solved[/red]"
@@ -134,7 +139,7 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
     for key, value in (("domains", _list(args.domains)), ("agents", _list(args.agents)), ("llm", args.llm),
                        ("problems", args.problems), ("seeds", args.seeds), ("split", args.split),
                        ("concurrency", args.concurrency), ("out", args.out), ("translator", args.translator),
-                       ("max_steps", args.max_steps)):
+                       ("max_steps", args.max_steps), ("description", args.description)):
         if value is not None:
             setattr(config, key, value)
     if args.require_finish:
@@ -252,6 +257,8 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int, help="episodes at a time (default 4)")
     p.add_argument("--translator", help="template, fuzzy, tllm or cascade (default)")
     p.add_argument("--max-steps", type=int, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--description", help="the env's text: curated (default), rule, or a robustness variant: "
+                   "obfuscated (meaningless names), shuffled (object names permuted)")
     _add_agent_option_arguments(p)
     p.add_argument("--require-finish", action="store_true")
     p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")

@@ -43,10 +43,14 @@ class ThreadExecutor:
     def stop(self) -> None:
         self._stop.set()
 
-    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
+    def prepare(self, todo: Sequence[EpisodeSpec]) -> None:
+        """One LLM client per model spec of `todo` (a missing API key or a bad spec fails here)."""
         for spec in todo:
             if spec.model and spec.model not in self.llms and (llm := episode_llm(spec, cache=self.cache)):
                 self.llms[spec.model] = llm
+
+    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
+        self.prepare(todo)
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="apb-episode")
         futures = {pool.submit(self._one, spec, out_dir): spec for spec in todo}
         try:
@@ -98,6 +102,10 @@ class RayExecutor:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def prepare(self, todo: Sequence[EpisodeSpec]) -> None:
+        """Checks that Ray can be imported (the episodes' LLM clients are made in the workers)."""
+        _ray()
 
     def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
         ray = _ray()

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from apb.datasets import Dataset, is_bundled, number_ranges, resolve
+from apb.domains.registry import UnknownDomainError
 from apb.engine.errors import ApbError
 from apb.eval.trajectory import EpisodeSpec, domain_name
 
@@ -114,10 +115,12 @@ def problem_set(domain: str, split: str) -> Dataset:
     try:
         return resolve(domain, split)
     except ApbError as err:
-        raise EvalError(f"domain {domain}: {err}" if not is_bundled(domain) else str(err)) from None
+        known = is_bundled(domain) or isinstance(err, UnknownDomainError)
+        raise EvalError(str(err) if known else f"domain {domain}: {err}") from None
 
 
-def resolve_problems(domain: str, split: str, problems: list[int | str]) -> list[int | str]:
+def resolve_problems(domain: str, split: str, problems: list[int | str], *,
+                     hint: str = "use --problems all for every one") -> list[int | str]:
     """The problems to run in one domain: every problem of the split for ['all'] (by number when the numbers are
     unique, else by id), else `problems` as given once each is known to exist (EvalError naming what exists)."""
     from apb.datasets import DatasetError
@@ -130,5 +133,5 @@ def resolve_problems(domain: str, split: str, problems: list[int | str]) -> list
             dataset.entry(problem)
         except DatasetError:
             raise EvalError(f"domain {domain_name(domain)} (split {split}) has no problem {problem!r}: its problems "
-                            f"are {number_ranges(dataset.numbers())}; use --problems all for every one") from None
+                            f"are {number_ranges(dataset.numbers())}; {hint}") from None
     return problems

@@ -33,8 +33,9 @@ __all__ = ["EvalError", "plan_episodes", "prepare_out_dir", "run_eval"]
 
 
 # ---- many episodes --------------------------------------------------------------------------------------------
-def prepare_out_dir(out_dir: str | Path, *, resume: bool) -> set[str]:
-    """Checks the output folder; returns the finished episode ids (resume) after deleting stale `.part` files."""
+def prepare_out_dir(out_dir: str | Path, *, resume: bool, create: bool = True) -> set[str]:
+    """Checks the output folder; returns the finished episode ids (resume). With `create`, makes `episodes/` and
+    deletes stale `.part` files; without, changes nothing (a run checks everything before it writes)."""
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise EvalError(f"{out}: the output path is a file, not a folder")
@@ -47,9 +48,10 @@ def prepare_out_dir(out_dir: str | Path, *, resume: bool) -> set[str]:
         listed = "; ".join(damaged[:5]) + (f"; and {len(damaged) - 5} more" if len(damaged) > 5 else "")
         raise EvalError(f"{len(damaged)} finished trajectory file(s) cannot be read: {listed}. Nothing was changed; "
                         "delete or move those files and run with --resume again to re-run their episodes")
-    episodes.mkdir(parents=True, exist_ok=True)
-    for stale in episodes.glob("*" + PART_SUFFIX):
-        stale.unlink()
+    if create:
+        episodes.mkdir(parents=True, exist_ok=True)
+        for stale in episodes.glob("*" + PART_SUFFIX):
+            stale.unlink()
     return finished_ids(episodes)
 
 
@@ -120,8 +122,10 @@ async def run_eval(specs: Sequence[EpisodeSpec], out_dir: str | Path, *, concurr
         raise EvalError(f"the experiment lists episode {dup} more than once")
     runner = ThreadExecutor(concurrency, cache=cache, llms=llms) if executor == "thread" else \
         RayExecutor(concurrency, cache=cache)
-    done = prepare_out_dir(out_dir, resume=resume)
+    done = prepare_out_dir(out_dir, resume=resume, create=False)
     todo = [s for s, i in zip(specs, ids) if i not in done]
+    runner.prepare(todo)  # LLM clients (keys checked), Ray: fails here, before anything is written
+    prepare_out_dir(out_dir, resume=resume)
     tally = _Tally(len(specs), len(specs) - len(todo))
     bar = _Progress(len(specs), tally.summary["skipped"]) if progress else None
 
