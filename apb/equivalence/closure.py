@@ -227,7 +227,9 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
         return Closure(EXACT, closure, closure, method, "the whole state space was explored", search.nodes)
     witness = goals[0] if goals else None
     if witness is None:
-        witness, exhausted = _planner_witness(task, budget)
+        witness, exhausted = search.greedy(start)  # goal counting first: cheap, and enough for most goals
+        if witness is None and not exhausted:
+            witness, exhausted = _planner_witness(task, budget)
         if witness is None:
             if exhausted:
                 return Closure(UNSOLVABLE, atoms(lower), None, method, "no reachable state satisfies the goal",

@@ -15,6 +15,7 @@ import networkx as nx
 from networkx.algorithms import isomorphism
 
 BACKENDS = ("auto", "networkx", "rustworkx")
+REFINE_ROUNDS = 4
 
 
 class SceneGraph:
@@ -44,12 +45,11 @@ class SceneGraph:
         self.names.append(name)
         return len(self.labels) - 1
 
-    def signature(self) -> tuple:
-        """Label and edge-label counts: graphs that differ here are not isomorphic."""
-        degree: Counter = Counter()
-        for src, dst, pos in self.edges:
-            degree[(self.labels[dst], self.labels[src], pos)] += 1
-        return (sorted(Counter(self.labels).items()), sorted(degree.items()))
+    def relabelled(self, labels: list) -> SceneGraph:
+        """The same graph with new node labels (e.g. refined colours)."""
+        copy = object.__new__(SceneGraph)
+        copy.labels, copy.names, copy.edges = list(labels), self.names, self.edges
+        return copy
 
     def to_networkx(self) -> nx.DiGraph:
         graph = nx.DiGraph()
@@ -65,6 +65,33 @@ class SceneGraph:
 
 def _as_tuple(value) -> tuple:
     return value if isinstance(value, tuple) else (value,)
+
+
+def _joint_refinement(a: SceneGraph, b: SceneGraph, rounds: int = REFINE_ROUNDS) -> tuple[list[int], list[int]]:
+    """Colour refinement (1-dimensional Weisfeiler-Leman) of both graphs at once, so colours mean the same in both:
+    each node's colour is extended, round by round, with its neighbours' colours and the edge positions. An
+    isomorphism preserves colours, so non-isomorphic graphs usually differ in their colour counts already, and VF2
+    only pairs nodes of equal colour (this is what keeps symmetric scenes fast). At most `rounds` rounds: the first
+    few split almost everything a scene graph has to split, and each round costs a pass over the edges."""
+    offset = len(a.labels)
+    labels = a.labels + b.labels
+    out_edges: list[list] = [[] for _ in labels]
+    in_edges: list[list] = [[] for _ in labels]
+    for src, dst, pos in [*a.edges, *((s + offset, d + offset, p) for s, d, p in b.edges)]:
+        out_edges[src].append((pos, dst))
+        in_edges[dst].append((pos, src))
+    ids = {label: i for i, label in enumerate(sorted(set(labels)))}
+    colours = [ids[label] for label in labels]
+    classes = len(ids)
+    for _ in range(rounds):
+        signatures = [(colours[n], tuple(sorted((p, colours[d]) for p, d in out_edges[n])),
+                       tuple(sorted((p, colours[s]) for p, s in in_edges[n]))) for n in range(len(labels))]
+        ids = {sig: i for i, sig in enumerate(sorted(set(signatures)))}
+        colours = [ids[sig] for sig in signatures]
+        if len(ids) == classes:
+            break
+        classes = len(ids)
+    return colours[:offset], colours[offset:]
 
 
 def have_rustworkx() -> bool:
@@ -108,8 +135,12 @@ def isomorphism_mapping(a: SceneGraph, b: SceneGraph, backend: str = "auto") -> 
     """The object renaming (a's names -> b's) under which the graphs are equal, or None if there is none."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    if len(a.labels) != len(b.labels) or len(a.edges) != len(b.edges) or a.signature() != b.signature():
+    if len(a.labels) != len(b.labels) or len(a.edges) != len(b.edges) or Counter(a.labels) != Counter(b.labels):
         return None
+    colours_a, colours_b = _joint_refinement(a, b)
+    if Counter(colours_a) != Counter(colours_b):
+        return None
+    a, b = a.relabelled(colours_a), b.relabelled(colours_b)
     use_rx = backend == "rustworkx" or (backend == "auto" and have_rustworkx())
     nodes = _rustworkx_mapping(a, b) if use_rx else _networkx_mapping(a, b)
     if nodes is None:
