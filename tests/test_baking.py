@@ -135,3 +135,14 @@ def test_every_action_parameter_has_a_description_and_every_problem_a_goal():
         assert set(t.actions[action.name].variables) == {p.name.lstrip("?") for p in action.parameters}, action.name
     names = {load_task(DOMAIN, path).problem.name for path in ALL_PROBLEMS}
     assert names == set(t.goals)
+
+
+def test_goals_are_checked_and_round_trip(tmp_path):
+    from apb.nl.templates import NLTemplateError
+
+    data = templates().to_dict()
+    assert data["goals"] == templates().goals
+    bad = (FOLDER / "nl.yaml").read_text(encoding="utf-8") + "  p99: [not, text]\n"
+    (tmp_path / "nl.yaml").write_text(bad, encoding="utf-8")
+    with pytest.raises(NLTemplateError, match=r"nl\.yaml:\d+: goals must map problem names"):
+        load_nl_yaml(tmp_path / "nl.yaml", DOMAIN)
