@@ -1,0 +1,25 @@
+"""ACP reasoning questions (ACPBench's eight tasks) generated from any domain, with proved gold.
+
+```python
+from apb.acp import generate, oracle_answer, score
+questions, stats = generate("ferry", tasks=["app", "reach"], formats=["bool", "gen"], count=2, seed=0)
+q = questions[0]; q.acpbench(); score(q, oracle_answer(q)).sound   # True
+```
+- tasks: app, prog, reach, areach, val, just, land (bool, mcq, gen) and nexta (gen); `records` for the names.
+- `generate` samples states, proves the gold (`proofs`, `relaxation`, `space`) and words questions (`wording`).
+- `io.read_questions` reads apb JSONL or ACPBench's released files (`importer`); `io.write_questions` writes both.
+- `scorers.score`: ACPBench's official semantics and apb's sound scorer; `extract.extract` reads LLM answers.
+- `evaluate.evaluate` runs an LLM (resumable JSONL), `report` summarises, `audit` checks released gold,
+  `verify.verify` replays the gold and proofs of generated questions.
+"""
+
+from apb.acp.errors import ACPError
+from apb.acp.extract import MISSING, extract
+from apb.acp.generate import generate
+from apb.acp.io import read_questions, write_questions
+from apb.acp.oracle import oracle_answer
+from apb.acp.records import FORMATS, TASKS, Question
+from apb.acp.scorers import Score, score
+
+__all__ = ["FORMATS", "MISSING", "TASKS", "ACPError", "Question", "Score", "extract", "generate", "oracle_answer",
+           "read_questions", "score", "write_questions"]

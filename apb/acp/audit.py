@@ -156,9 +156,10 @@ def _land(q, found):
     if not gold.get("yes"):
         classified = classify_landmarks(question_situation(q))
         if classified and classified[0]:
-            atom = sorted(classified[0])[0]
-            findings.append(found("wrong", f"the gold has no landmark, so None would be right, but {atom} is one",
-                                  classified[0][atom]))
+            landmarks = classified[0]
+            atom = sorted(landmarks, key=lambda a: (landmarks[a].get("method") == "goal", a))[0]
+            findings.append(found("wrong", f"the gold lists no landmark (None), but {atom} is one "
+                                  f"({len(landmarks)} landmarks)", landmarks[atom]))
     return findings
 
 

@@ -44,6 +44,9 @@ def extract_bool(text: str):
 
 def extract_letter(text: str, choices: list[str] | None = None):
     tail = _tail(text)
+    first = re.match(r"^\W*([A-Da-d])(?:\W|$)", tail)
+    if first and (_MARKER.search(text) or len(tail) <= 4):
+        return first.group(1).upper()  # 'Answer: (c)', 'b.'
     found = _LETTER.findall(tail)
     if found:
         return found[0] if _MARKER.search(text) else found[-1]

@@ -239,7 +239,9 @@ def check_proof(task: Task, state: State, kind: str, claim, verdict: Verdict, *,
         fid = fact_key(task, claim)
         return (verdict.value is False and task.is_goal(end)
                 and (fid is None or not any(s.bits >> fid & 1 for s in states)))
-    fresh = Prover(task, state, budget=max(budget, int(proof.get("states", 0)) + 1))
+    # only an exhaustive proof needs the state space again (as large as it was); the others replay without one
+    size = max(budget, int(proof.get("states", 0)) + 1) if method == "exhaustive" else 1
+    fresh = Prover(task, state, budget=size)
     if kind == "atoms":
         if method in ("type", "static"):
             return verdict.value is False and any(static_problem(task, a) for a in claim)
