@@ -28,7 +28,7 @@ def fixture(task: str, qid: int, suffix: str = "test.gen.json"):
     return next(q for q in read_questions(path) if q.id == qid)
 
 
-# ---- extraction -----------------------------------------------------------------------------------------------------
+# ---- extraction ----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("text", "task", "fmt", "expected"), [
     ("Yes.", "app", "bool", "yes"),
     ("Let me think... the ferry is not there, so no.\n**Answer: NO**", "app", "bool", "no"),
@@ -55,10 +55,10 @@ def test_extraction_of_garbage_is_missing_and_never_raises(garbage):
     for task in TASKS:
         for fmt in task_formats(task):
             value = extract(garbage, task, fmt)
-            assert value is MISSING or fmt == "gen" and task in ("app", "just") and value == []
+            assert value is MISSING or (fmt == "gen" and task in ("app", "just") and value == [])
 
 
-# ---- scorers on generated questions -----------------------------------------------------------------------------------
+# ---- scorers on generated questions --------------------------------------------------------------------------------
 def wrong_answer(q):
     """An answer that is certainly wrong for the question."""
     if q.format == "bool":
@@ -83,7 +83,7 @@ def test_sound_scorer_accepts_every_unreachable_atom_not_only_the_first(question
         assert score(reach, atom).sound
 
 
-# ---- the official quirks on ACPBench-format fixtures --------------------------------------------------------------------
+# ---- the official quirks on ACPBench-format fixtures ---------------------------------------------------------------
 def test_areach_official_accepts_only_the_listed_witness():
     q = fixture("areach", 151)
     assert score(q, "(sail l2 l0)").official and score(q, "(sail l2 l0)").sound
@@ -126,7 +126,7 @@ def test_refused_pddl_is_a_scored_wrong_answer_with_a_reason():
     assert not verdict.sound and "durative" in verdict.reason
 
 
-# ---- scripted LLM runs, end to end ---------------------------------------------------------------------------------------
+# ---- scripted LLM runs, end to end ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", ["correct", "wrong", "garbage"])
 def test_scripted_llm_is_scored_as_expected_for_every_task_and_format(questions, tmp_path, kind):
     by_id = {q.id: q for q in questions}

@@ -1,0 +1,113 @@
+"""`apb acp ...` end to end: generate (both formats on disk), answer (ACPBench's answer formats), eval with a
+scripted LLM and resume, report, audit of ACPBench-format files, and clean messages (exit 2) on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from apb.acp import read_questions
+from apb.acp.evaluate import answer_text
+from apb.acp.importer import import_file
+from apb.cli import main
+
+DATA = Path(__file__).resolve().parent / "data" / "acp"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("acp")
+    assert main(["acp", "generate", "ferry", "--count", "2", "--out", str(out), "--seed", "3",
+                 "--budget", "2000"]) == 0
+    return out
+
+
+def test_generate_writes_apb_jsonl_and_acpbench_files(generated):
+    questions = read_questions(generated)
+    assert len(questions) == 44
+    released = read_questions(generated / "acpbench")
+    assert sorted(q.id for q in released) == sorted(q.id for q in questions)
+    gen = json.loads((generated / "acpbench" / "land" / "test.gen.json").read_text())
+    assert {"id", "group", "context", "question", "answer", "PDDL_domain", "PDDL_problem"} == set(gen[0])
+    mcq = json.loads((generated / "acpbench" / "app" / "test.mcq.json").read_text())
+    assert {"choices", "query"} <= set(mcq[0])
+
+
+def test_oracle_answers_in_acpbench_formats(generated, tmp_path):
+    target = tmp_path / "answers.jsonl"
+    assert main(["acp", "answer", str(generated), "--agent", "oracle", "--out", str(target)]) == 0
+    answers = {r["id"]: r["answer"] for r in map(json.loads, target.read_text().splitlines())}
+    by_group = {q.group: answers[q.id] for q in read_questions(generated)}
+    assert by_group["applicable_actions_bool"] in ("yes", "no")
+    assert by_group["applicable_actions_mc"] in "ABCD"
+    assert isinstance(by_group["applicable_actions_gen"], list)
+    assert set(by_group["progression_gen"]) == {"pos", "neg"}
+    assert isinstance(by_group["validation_gen"], int)
+    assert isinstance(by_group["action_justification_gen"], list)
+    assert by_group["goal_closer_gen"].startswith("(")
+
+
+def test_eval_report_and_resume_through_the_cli(generated, tmp_path, capsys):
+    questions = read_questions(generated)
+    script = tmp_path / "answers.json"
+    script.write_text(json.dumps([f"Answer: {answer_text(q)}" for q in questions]))
+    run = tmp_path / "run"
+    args = ["acp", "eval", str(generated), "--llm", f"scripted:{script}", "--shots", "1", "--concurrency", "1",
+            "--out", str(run), "--no-progress"]
+    assert main(args) == 0
+    assert "sound 100.0%" in capsys.readouterr().out
+    assert main(args) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert main([*args, "--resume"]) == 0
+    assert "0 question(s) scored (44 done before)" in capsys.readouterr().out
+    assert main(["acp", "report", str(run)]) == 0
+    summary = json.loads((run / "acp_summary.json").read_text())
+    assert summary["overall"]["sound"] == 1.0 and summary["overall"]["official"] == 1.0
+    assert {"task", "format", "domain", "official_se", "sound_se"} <= set(summary["rows"][0])
+    assert "ACPBench" in (run / "acp_report.md").read_text()
+
+
+def test_audit_finds_the_deliberately_wrong_gold(capsys):
+    assert main(["acp", "audit", str(DATA)]) == 0
+    text = capsys.readouterr().out
+    for qid in (122, 141, 142, 152, 161, 181, 182):
+        assert f" {qid} " in text
+    for qid in (121, 131, 143, 151, 162, 171, 191):
+        assert f" {qid} " not in text
+    assert "7 with provably wrong gold" in text
+
+
+def test_audit_of_generated_questions_finds_nothing(generated, capsys):
+    assert main(["acp", "audit", str(generated)]) == 0
+    assert "0 with provably wrong gold, 0 not checkable" in capsys.readouterr().out
+
+
+def test_importer_reads_released_layout():
+    questions = read_questions(DATA)
+    assert {(q.task, q.format) for q in questions} >= {("app", "bool"), ("app", "mcq"), ("land", "gen")}
+    land = import_file(DATA / "land" / "test.gen.json.gz")
+    assert land[0].domain == "ferry" and "(:init" in land[0].problem_pddl
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["acp", "audit", str(DATA / "bad" / "not_acpbench.json")], "not ACPBench's format"),
+    (["acp", "audit", str(DATA / "bad" / "missing_fields.json")], "missing question, answer"),
+    (["acp", "audit", str(DATA / "bad" / "truncated.json")], "invalid JSON"),
+    (["acp", "audit", str(DATA / "app" / "test.bool.json")], "no generative questions"),
+    (["acp", "eval", str(DATA / "nothing.json"), "--llm", "scripted:x.json"], "no such file"),
+    (["acp", "generate", "ferry", "--tasks", "apps", "--out", "/tmp/never"], "unknown task 'apps'"),
+    (["acp", "generate", "no-such-domain", "--out", "/tmp/never"], "no-such-domain"),
+    (["acp", "answer", str(DATA), "--agent", "psychic", "--out", "/tmp/never.jsonl"], "unknown agent"),
+])
+def test_bad_input_is_one_clean_message(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_audit_reports_pddl_apb_refuses_without_failing(capsys):
+    assert main(["acp", "audit", str(DATA / "bad" / "refused_pddl.json")]) == 0
+    out = capsys.readouterr().out
+    assert "unchecked" in out and "durative" in out
