@@ -130,3 +130,15 @@ def test_eval_reports_the_variant_as_part_of_the_condition(tmp_path):
     rows = json.loads((tmp_path / "run" / "summary.json").read_text())["rows"]
     assert {(r["agent"], r["description"], r["solved"]) for r in rows} == {("bfs", "curated", 2),
                                                                            ("bfs@obfuscated", "obfuscated", 2)}
+
+
+def test_eval_refuses_a_variant_for_pddl_agents_and_an_unknown_description(tmp_path):
+    from apb.eval.config import load_config
+    from apb.eval.plan import EvalError, plan_episodes
+
+    with pytest.raises(EvalError, match="reads PDDL"):
+        plan_episodes(["blocksworld"], ["act-pddl"], [1], model="scripted:x", description="obfuscated")
+    with pytest.raises(EvalError, match="unknown description 'mystery'"):
+        plan_episodes(["blocksworld"], ["bfs"], [1], description="mystery")
+    (tmp_path / "exp.yaml").write_text("domains: [ferry]\nagents: [bfs]\nproblems: 1\ndescription: shuffled\n")
+    assert [s.description for s in load_config(tmp_path / "exp.yaml").episodes()] == ["shuffled"]
