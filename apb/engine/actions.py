@@ -91,7 +91,8 @@ class GroundAction:
         self.conditions = conditions
         self.parts = parts
         self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p))
-        self.impossible = any(p.const is False for p in parts)
+        # A static or unreachable precondition that can never hold (then the action is not in `task.actions`).
+        self.impossible = any(p.const is False for p in parts) or any(fid < 0 for fid, _, _ in conditions)
         self.effects = effects
         self.cost = cost
         self.index = index
@@ -106,7 +107,7 @@ class GroundAction:
     @property
     def never_applicable(self) -> bool:
         """True when a static or unreachable precondition can never hold (the action is not in `task.actions`)."""
-        return self.impossible or any(fid < 0 for fid, _, _ in self.conditions)
+        return self.impossible
 
     def __str__(self) -> str:
         return self._str

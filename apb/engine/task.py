@@ -246,12 +246,18 @@ class Task:
         """The successor state (conditional effects, deletes before adds, then axioms); raises
         NotApplicableError when a precondition fails."""
         action = self._coerce(action)
-        if not self.is_applicable(state, action):
+        bits = state.bits
+        if (action.never_applicable or bits & action.pre_mask != action.pre_mask or bits & action.neg_mask
+                or (action.extra and not all(f.holds(bits) for f in action.extra))):
             raise NotApplicableError(str(action), self.explain(state, action))
-        return State(self.successor_bits(state.bits, action))
+        if self.is_strips:
+            return State((bits & ~action.del_mask) | action.add_mask)
+        return State(self.successor_bits(bits, action))
 
     def successor(self, state: State, action: GroundAction) -> State:
         """`apply` without the applicability check, for search code that already knows it applies."""
+        if self.is_strips:
+            return State((state.bits & ~action.del_mask) | action.add_mask)
         return State(self.successor_bits(state.bits, action))
 
     def successor_bits(self, bits: int, action: GroundAction) -> int:
@@ -318,12 +324,14 @@ class Task:
         return State(bits)
 
     def is_goal(self, state: State) -> bool:
-        return self.is_goal_bits(state.bits)
+        bits = state.bits
+        return (bits & self.goal_pos_mask == self.goal_pos_mask and not bits & self.goal_neg_mask
+                and (not self.goal_extra or all(f.holds(bits) for f in self.goal_extra)))
 
     def is_goal_bits(self, bits: int) -> bool:
         """The goal test on raw state bits."""
         return (bits & self.goal_pos_mask == self.goal_pos_mask and not bits & self.goal_neg_mask
-                and all(f.holds(bits) for f in self.goal_extra))
+                and (not self.goal_extra or all(f.holds(bits) for f in self.goal_extra)))
 
     def unsatisfied_goals(self, state: State) -> list[str]:
         """The goal's unmet conditions as PDDL strings: literals in goal order, then complex conditions as
