@@ -25,11 +25,39 @@ def with_reference(code: str) -> str:
     return code.replace(README_REFERENCE, require_reference().as_posix())
 
 
+def stated_outputs(code: str) -> dict[int, str]:
+    """Line number -> the output a `print(...)  # -> OUTPUT` line promises (`...` at the end: a prefix)."""
+    return {number: line.split("# -> ", 1)[1].rstrip() for number, line in enumerate(code.splitlines(), 1)
+            if "print(" in line and "# -> " in line}
+
+
 @pytest.mark.parametrize("index", range(len(blocks("python"))))
-def test_python_example_runs(index, capsys):
+def test_python_example_runs_and_prints_what_it_says(index, capsys):
     code = with_reference(blocks("python")[index])
-    exec(compile(code, f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})
+    name = f"README.md python block {index + 1}"
+    printed: dict[int, list[str]] = {}
+
+    def recording_print(*args, **kwargs):
+        """print, noting what each line of the block printed."""
+        print(*args, **kwargs)
+        frame = sys._getframe(1)
+        if frame.f_code.co_filename == name:
+            kwargs.pop("file", None)
+            text = kwargs.get("sep", " ").join(str(a) for a in args)
+            printed.setdefault(frame.f_lineno, []).append(text)
+
+    exec(compile(code, name, "exec"), {"__name__": "readme", "print": recording_print})
     assert capsys.readouterr().out.strip(), "the example prints its results"
+    for line, stated in stated_outputs(code).items():
+        actual = "\n".join(printed.get(line, []))
+        if stated.endswith("..."):
+            assert actual.startswith(stated[:-3]), f"{name} line {line}: prints {actual[:200]!r}, README says {stated!r}"
+        else:
+            assert actual == stated, f"{name} line {line}: prints {actual!r}, README says {stated!r}"
+
+
+def test_the_readme_states_outputs_to_check():
+    assert sum(len(stated_outputs(code)) for code in blocks("python")) >= 12
 
 
 def cli_commands() -> list[list[str]]:
