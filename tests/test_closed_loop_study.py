@@ -132,3 +132,18 @@ def test_the_study_experiment_file_and_its_table(tmp_path, capsys):
     assert main(["report", str(tmp_path / "run")]) == 0
     out = capsys.readouterr().out
     assert re.search(r"closed-loop H=5\s*│\s*1/1 \(3/5\)\s*│\s*– \(5/5\)\s*│\s*– \(4/5\)\s*│\s*– \(2/5\)", out), out
+
+
+def test_agent_names_carry_options_and_bad_ones_are_named(tmp_path):
+    from apb.agents import AgentError
+    from apb.agents.registry import agent_spec
+    from apb.eval.config import ConfigError
+
+    assert agent_spec("closed-loop:horizon=5,max-replans=none") == ("closed-loop", {"horizon": 5, "max_replans": None})
+    assert make_agent("closed-loop:horizon=5", llm=ScriptedLLM([])).horizon == 5
+    for bad in ("closed-loop:depth=3", "closed-loop:horizon"):
+        with pytest.raises(AgentError):
+            make_agent(bad, llm=ScriptedLLM([]))
+    (tmp_path / "exp.yaml").write_text('domains: [baking]\nagents: [open-loop, "closed-loop:depth=3"]\n')
+    with pytest.raises(ConfigError, match=r"exp\.yaml:2: agents: .*takes no option 'depth'"):
+        load_config(tmp_path / "exp.yaml")
