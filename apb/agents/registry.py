@@ -32,7 +32,8 @@ AGENTS: dict[str, tuple[str, str, dict[str, Any]]] = {
 
 def agent_spec(name: str) -> tuple[str, dict[str, Any]]:
     """An agent name with options, as one experiment entry: 'closed-loop:horizon=5' -> ('closed-loop',
-    {'horizon': 5}); values are read as YAML scalars (5, none, true, text); a plain name has no options."""
+    {'horizon': 5}); values are YAML scalars (5, true, text; none or all is None: `horizon=all` runs whole plans);
+    a plain name has no options."""
     import yaml
 
     base, _, rest = str(name).partition(":")
@@ -42,7 +43,8 @@ def agent_spec(name: str) -> tuple[str, dict[str, Any]]:
         if not sep or not key.strip():
             raise AgentError(f"bad agent {name!r}: write options as name:key=value,key=value "
                              "(e.g. closed-loop:horizon=5)")
-        options[key.strip().replace("-", "_")] = yaml.safe_load(value.strip()) if value.strip() else None
+        value = value.strip()
+        options[key.strip().replace("-", "_")] = None if value.lower() in ("", "none", "all") else yaml.safe_load(value)
     return base.strip(), options
 
 

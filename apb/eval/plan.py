@@ -9,6 +9,7 @@ from their classes through `apb.agents.registry`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from apb.datasets import Dataset, is_bundled, number_ranges, resolve
@@ -78,18 +79,25 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
     """Every (domain, agent, problem, seed) combination as an EpisodeSpec; symbolic agents get no model, and the
     deterministic agents (planners, the oracle) run with the first seed only. `problems` are checked against
     every domain before anything runs. `agent_options` maps agent name -> constructor options."""
-    from apb.agents import AGENTS, is_deterministic, needs_llm
+    from apb.agents import AGENTS, agent_view, is_deterministic, needs_llm
     from apb.agents.registry import agent_spec
+    from apb.nl.variants import VARIANTS
 
     problem_list = parse_problems(problems)
     seed_list = parse_seeds(seeds)
     options = agent_options or {}
     domains = list(domains)
+    if description not in ("curated", "rule", *VARIANTS) and not Path(description).is_file():
+        raise EvalError(f"unknown description {description!r}: use curated, rule, obfuscated, shuffled or the path of "
+                        "an nl.yaml file")
     for agent in agents:
         if agent_spec(agent)[0] not in AGENTS:
             raise EvalError(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         if needs_llm(agent) and not model:
             raise EvalError(f"the {agent} agent needs an LLM: pass --llm SPEC (e.g. local, openai:gpt-4o-mini)")
+        if description != "curated" and agent_view(agent) == "pddl":
+            raise EvalError(f"the {agent} agent reads PDDL, so description {description!r} would not reach it; run "
+                            "the PDDL agents without --description")
     names: dict[str, str] = {}
     for domain in domains:
         if (other := names.setdefault(domain_name(domain), domain)) != domain:
