@@ -102,9 +102,10 @@ class Generator:
         """The `number`-th question of a group: tries situations in a seeded order until one fits."""
         generator = GENERATORS[task]
         want = number % 2 == 0
+        repeats = 0
         for attempt in range(TRIES_PER_QUESTION):
-            if attempt and attempt % 10 == 0 and len(self.stats.problems) < MAX_PROBLEMS:
-                self._more()  # this group is hard to fill from the problems so far: widen the pool
+            if attempt and attempt % 10 == 0 and (repeats or len(self.stats.problems) < MAX_PROBLEMS):
+                self._more()  # the states so far cannot fill this group (or only repeat questions): widen the pool
             rng = random.Random(question_id(self.seed, task, fmt, number, attempt))
             sit = self.situations[rng.randrange(len(self.situations))]
             key = (id(sit), task, fmt, want)
@@ -113,6 +114,7 @@ class Generator:
             question = generator(sit, fmt, rng, want)
             if question is not None and question.id not in seen:
                 return question
+            repeats += question is not None
             if question is None:
                 self._failures[key] = self._failures.get(key, 0) + 1
         return None
