@@ -1,6 +1,7 @@
 """The published figures apb compares against, in one place: AutoPlanBench's Table 2 (solved tasks per domain and
-agent) and Table 6 (problem statistics), and which AutoPlanBench data folder each bundled domain corresponds to.
-The figures live in JSON files next to this module (`paper_table2.json`, `paper_table6.json`)."""
+agent) and Table 6 (problem statistics), which AutoPlanBench data folder each bundled domain corresponds to, and the
+closed-loop study's Table 1 (runs solved per problem on its baking domain). The figures live in JSON files next to
+this module (`paper_table2.json`, `paper_table6.json`, `paper_closed_loop.json`)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,12 @@ def table2_figure(domain: str, agent: str) -> float | None:
 def table6() -> dict[str, dict[str, float]]:
     """AutoPlanBench's Table 6 rows by bundled domain name: averages over the 21 problems."""
     return _rows("paper_table6.json")[1]
+
+
+@cache
+def closed_loop_table1() -> dict:
+    """The closed-loop study's Table 1: {"rows": {condition: [solved on problem 1..4]}, "runs": 5, "model",
+    "action_limit", "source"}; a condition is an apb agent name (`open-loop`, `closed-loop:horizon=5`, ...)."""
+    raw = json.loads((DATA_DIR / "paper_closed_loop.json").read_text(encoding="utf-8"))
+    return {"rows": {k: list(v) for k, v in raw.items() if not k.startswith("_")}, "runs": raw["_runs"],
+            "model": raw["_model"], "action_limit": raw["_action_limit"], "source": raw["_source"]}

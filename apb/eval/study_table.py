@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from apb.domains.paper_closed_loop import closed_loop_table1
+from apb.domains.paper import closed_loop_table1
 from apb.eval.metrics import Episode
 
 STUDY_DOMAIN, STUDY_SPLIT = "baking", "study"
