@@ -10,7 +10,7 @@ iff their basic facts are.
 from __future__ import annotations
 
 from apb.engine.errors import PDDLSemanticError
-from apb.engine.formulas import NNF, predicates_of, to_nnf
+from apb.engine.formulas import NNF, predicates_of, python_condition, to_nnf
 from apb.engine.model import Domain
 
 
@@ -41,7 +41,11 @@ def stratify(domain: Domain) -> dict[str, int]:
 
 
 class AxiomEvaluator:
-    """Ground axioms grouped by stratum: `closure(bits)` recomputes every derived fact of a state."""
+    """Ground axioms grouped by stratum: `closure(bits)` recomputes every derived fact of a state.
+
+    The closure is compiled once into one Python function (each body an expression over the bits) and falls back
+    to evaluating the ground formulas when the generated code is too large for Python's compiler.
+    """
 
     def __init__(self, strata: list[list[tuple[int, object]]], derived_mask: int) -> None:
         self.strata = [s for s in strata if s]  # each: [(head fact id, ground body formula)]
@@ -50,6 +54,28 @@ class AxiomEvaluator:
         for layer in self.strata:
             for head, body in layer:
                 self.rules_of.setdefault(head, []).append(body)
+        self._compiled = self._compile()
+        if self._compiled is not None:
+            self.closure = self._compiled
+
+    def _compile(self):
+        lines = ["def closure(b):", f"    b &= ~{self.derived_mask:#x}"]
+        for layer in self.strata:
+            lines.append("    while True:")
+            lines.append("        before = b")
+            for head, body in layer:
+                mask = f"{1 << head:#x}"
+                lines.append(f"        if not b & {mask} and {python_condition(body)}:")
+                lines.append(f"            b |= {mask}")
+            lines.append("        if b == before:")
+            lines.append("            break")
+        lines.append("    return b")
+        namespace: dict = {}
+        try:
+            exec(compile("\n".join(lines), "<axioms>", "exec"), namespace)  # the source holds only fact masks
+        except (RecursionError, SyntaxError, MemoryError, ValueError):
+            return None
+        return namespace["closure"]
 
     def closure(self, bits: int) -> int:
         """`bits` with the derived facts set exactly as the axioms define them from the basic facts."""

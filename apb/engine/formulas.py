@@ -308,3 +308,27 @@ def conjuncts(formula) -> tuple:
     if isinstance(formula, GAnd) and formula.kind == "and":
         return formula.children
     return (formula,)
+
+
+def python_condition(formula, var: str = "b") -> str:
+    """A Python expression over the state bits `var` that is true iff `formula` holds (masks in hex)."""
+    if formula.const is not None:
+        return str(formula.const)
+    if formula.kind == "fact":
+        mask = f"{1 << formula.fid:#x}"
+        return f"({var} & {mask} != 0)" if formula.positive else f"({var} & {mask} == 0)"
+    parts = []
+    pos, neg = formula.pos_mask, formula.neg_mask
+    if isinstance(formula, GAnd):
+        if pos:
+            parts.append(f"{var} & {pos:#x} == {pos:#x}")
+        if neg:
+            parts.append(f"not {var} & {neg:#x}")
+        parts.extend(python_condition(c, var) for c in formula.complex)
+        return "(" + " and ".join(parts) + ")"
+    if pos:
+        parts.append(f"{var} & {pos:#x} != 0")
+    if neg:
+        parts.append(f"~{var} & {neg:#x} != 0")
+    parts.extend(python_condition(c, var) for c in formula.complex)
+    return "(" + " or ".join(parts) + ")"
