@@ -32,7 +32,8 @@ def run(answers: list[str], gold: str = "bw_fully_specified.pddl", domain: Path 
                 break
     except StopEpisode as stop:
         reason = stop.reason
-    return reached, reason, [e for e in agent.events if e["type"] == "llm+p"]
+    events = [*getattr(agent, "_deferred", []), *agent.events]
+    return reached, reason, [e for e in events if e["type"] == "llm+p"]
 
 
 def text(name: str) -> str:
@@ -80,8 +81,10 @@ def test_works_on_a_bundled_env_with_its_english_task():
     obs, info = env.reset()
     agent = make_agent("llm+p", llm=ScriptedLLM([info["problem_pddl"]]))
     agent.reset(obs, info)
-    assert agent.events[0]["type"] == "llm" and obs in agent.events[0]["messages"][1]["content"]
-    assert next(e for e in agent.events if e["type"] == "llm+p")["equivalence"] == "equivalent"
+    agent.act(obs, info)
+    events = agent.pop_events()  # reset's events come with the first step's
+    assert events[0]["type"] == "llm" and obs in events[0]["messages"][1]["content"]
+    assert next(e for e in events if e["type"] == "llm+p")["equivalence"] == "equivalent"
 
 
 @pytest.mark.parametrize(("answer", "expected"), [

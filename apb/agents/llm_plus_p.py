@@ -65,6 +65,7 @@ class LLMPlusPAgent(_PlanFollower):
                  retries: int = 1, **base) -> None:
         BaseAgent.__init__(self, llm=llm, translator=translator, **base)
         self._start([])
+        self._deferred: list[dict] = []
         self.planner = planner
         self.max_nodes = max_nodes
         self.retries = int(retries)
@@ -120,3 +121,10 @@ class LLMPlusPAgent(_PlanFollower):
         if mapping:
             plan = [rename_action(step, mapping) for step in plan]
         self._start(plan)
+        # Runners write the events of a step with that step; those of reset go with the first one.
+        self._deferred = self.pop_events()
+
+    def act(self, observation: str, info: dict) -> str:
+        deferred, self._deferred = self._deferred, []
+        self.events[:0] = deferred
+        return super().act(observation, info)
