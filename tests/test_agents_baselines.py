@@ -192,7 +192,7 @@ def test_human_agent_plays_ferry_in_pddl_and_english():
     assert "My goal is that car_0 is at loc_1" in text
     assert "(board car_0 loc_0)" in text and "Commands:" in text and "I operate a ferry" in text
     assert "= (sail loc_0 loc_1)" in text  # the English line is shown as the PDDL it became
-    assert "I cannot do bogus words" in text
+    assert "I cannot understand 'bogus words' as an action" in text
     inputs = [e for s in result.steps for e in s.events if e["type"] == "human"]
     assert [e["method"] for e in inputs] == ["pddl", "template", None]
 
