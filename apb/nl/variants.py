@@ -179,12 +179,40 @@ def cache_root() -> Path:
     return Path(os.environ.get(CACHE_ENV) or Path(tempfile.gettempdir()) / "apb-variants")
 
 
+def _stamp(path: Path | str | None) -> tuple:
+    """A file's identity for the in-process cache: path, modification time and size (None when missing)."""
+    if path is None:
+        return (None,)
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return (str(path), None)
+    return (str(path), stat.st_mtime_ns, stat.st_size)
+
+
+_MADE: dict[tuple, tuple[Dataset, NLTemplates]] = {}
+_MADE_LIMIT = 64
+
+
 def apply_variant(dataset: Dataset, templates: NLTemplates, kind: str, *, seed: int = 0) -> tuple[Dataset,
                                                                                                     NLTemplates]:
     """The variant of a dataset (its files written once into the cache folder) and the templates that go with it.
     Problem ids, splits and the dataset's name stay the same; object names of obfuscated problems are mapped with
-    one table for the whole dataset, so an object keeps its word across problems."""
+    one table for the whole dataset, so an object keeps its word across problems. Made once per process for the
+    same files (an eval builds one env per episode)."""
     check_kind(kind)
+    key = (kind, seed, dataset.name, _stamp(dataset.domain_file), _stamp(templates.file), templates.source,
+           tuple((e.id, e.split, _stamp(e.path), _stamp(e.plan_path)) for e in dataset.problems),
+           str(cache_root()))
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= _MADE_LIMIT:
+            _MADE.clear()
+        made = _MADE[key] = _make_variant(dataset, templates, kind, seed)
+    return made
+
+
+def _make_variant(dataset: Dataset, templates: NLTemplates, kind: str, seed: int) -> tuple[Dataset, NLTemplates]:
     domain_text = Path(dataset.domain_file).read_text(encoding="utf-8")
     problems = {entry.id: dataset.problem_text(entry.id) for entry in dataset.problems}
     plans = {}
