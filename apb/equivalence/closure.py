@@ -32,7 +32,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from apb.engine import Domain, Task
-from apb.equivalence.invariants import GroundModel, Group, mutex_groups, reachable_pairs
+from apb.equivalence.invariants import GroundModel, Group, bits_of, mutex_groups, reachable_pairs
 from apb.equivalence.scene import Scene, fluent_predicates, monotone_predicates
 from apb.planners import solve
 from apb.planners.space import Successors
@@ -69,13 +69,6 @@ class Closure:
 
 def _popcount(bits: int) -> int:
     return bin(bits).count("1")
-
-
-def _mask(ids) -> int:
-    bits = 0
-    for i in ids:
-        bits |= 1 << i
-    return bits
 
 
 def _ids(bits: int) -> set[int]:
@@ -217,7 +210,7 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
     reachable = set(model.init).union(*(add for _, add, _ in model.actions))
     if goal - reachable:
         return Closure(UNSOLVABLE, static_init | scene.goal, None, method, "a goal fact is unreachable")
-    fluent_mask = _mask(i for i, f in enumerate(model.facts) if f[0] in fluent)
+    fluent_mask = bits_of(i for i, f in enumerate(model.facts) if f[0] in fluent)
 
     def atoms(ids) -> frozenset:
         return static_init | frozenset(model.facts[i] for i in ids)

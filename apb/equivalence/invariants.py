@@ -154,7 +154,8 @@ def reachable_pairs(model: GroundModel, max_facts: int = 3000) -> list[int] | No
         init |= 1 << fid
     for fid in model.init:
         pairs[fid] = init
-    actions = [(_bits(pre), _bits(add), _bits(delete), tuple(pre), tuple(add)) for pre, add, delete in model.actions]
+    actions = [(bits_of(pre), bits_of(add), bits_of(delete), tuple(pre), tuple(add))
+               for pre, add, delete in model.actions]
     changed = True
     while changed:
         changed = False
@@ -166,7 +167,7 @@ def reachable_pairs(model: GroundModel, max_facts: int = 3000) -> list[int] | No
                 for p in pre:
                     compatible &= pairs[p]
             else:
-                compatible = _bits(i for i in range(n) if pairs[i] >> i & 1)
+                compatible = bits_of(i for i in range(n) if pairs[i] >> i & 1)
             gained = add_m | (compatible & ~del_m & ~add_m)
             for p in add:
                 if pairs[p] & gained != gained:
@@ -184,7 +185,8 @@ def reachable_pairs(model: GroundModel, max_facts: int = 3000) -> list[int] | No
     return pairs
 
 
-def _bits(ids) -> int:
+def bits_of(ids) -> int:
+    """The bitmask with the given bit ids set."""
     out = 0
     for i in ids:
         out |= 1 << i
