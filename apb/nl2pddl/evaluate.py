@@ -76,7 +76,7 @@ def _parse(text: str, domain: Domain, name: str) -> Problem:
 
 
 def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
-             timeout: float | None = None) -> tuple[bool, str, int | None]:
+             timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
     """(solvable, planner status, plan length): a plan found by apb's planner and validated by apb's engine."""
     task = Task(domain, problem)
     result = solve(task, planner, timeout=timeout, max_nodes=max_nodes)

@@ -39,6 +39,9 @@ def _rates(records: list[dict]) -> dict:
     for metric in METRICS:
         row[metric] = round(100.0 * sum(bool(r.get(metric)) for r in records) / n, 1) if n else None
     row["llm_errors"] = sum(bool(r.get("llm_error")) for r in records)
+    for key in ("input_tokens", "output_tokens"):
+        row[key] = sum(r.get(key) or 0 for r in records)
+    row["cost_usd"] = round(sum(r.get("cost_usd") or 0.0 for r in records), 6)
     return row
 
 
