@@ -3,7 +3,9 @@ one (parseable, solvable, correct), build (description, gold problem) pairs from
 rows, run an LLM over pairs and report.
 """
 
+from apb.nl2pddl.build import build_pairs
 from apb.nl2pddl.evaluate import Assessment, Evaluation, assess, evaluate
+from apb.nl2pddl.planetarium import PairsFormatError, import_planetarium, read_rows
 from apb.nl2pddl.registry import (
     UnknownBenchmarkDomainError,
     benchmark_domain,
@@ -11,15 +13,25 @@ from apb.nl2pddl.registry import (
     domain_path,
     resolve_domain,
 )
+from apb.nl2pddl.report import summarize, write_report
+from apb.nl2pddl.runner import RunSummary, run_pairs
 
 __all__ = [
     "Assessment",
     "Evaluation",
+    "PairsFormatError",
+    "RunSummary",
     "UnknownBenchmarkDomainError",
     "assess",
     "benchmark_domain",
+    "build_pairs",
     "domain_keys",
     "domain_path",
     "evaluate",
+    "import_planetarium",
+    "read_rows",
     "resolve_domain",
+    "run_pairs",
+    "summarize",
+    "write_report",
 ]
