@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from apb.agents import AGENTS, agent_class
 from apb.agents.base import AgentWrapper
+from apb.agents.registry import agent_spec
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
 from apb.eval.plan import EvalError, resolve_problems
@@ -69,7 +70,7 @@ class TranscriptAgent(AgentWrapper):
 def cmd_run(args: argparse.Namespace) -> int:
     from apb.agents import needs_llm
 
-    if args.agent not in AGENTS:
+    if agent_spec(args.agent)[0] not in AGENTS:
         raise EvalError(f"unknown agent {args.agent!r}: use one of {', '.join(AGENTS)}")
     if needs_llm(args.agent) and not args.llm:
         raise EvalError(f"the {args.agent} agent needs an LLM: pass --llm SPEC (e.g. local, scripted:answers.txt)")
@@ -145,7 +146,7 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
     if args.require_finish:
         config.require_finish = True
     for key, value in cli_agent_options(args).items():
-        takers = [a for a in config.agents if a in AGENTS and key in agent_class(a).options]
+        takers = [a for a in config.agents if agent_spec(a)[0] in AGENTS and key in agent_class(a).options]
         if not takers:
             raise EvalError(f"--{key.replace('_', '-')} applies to none of the agents {', '.join(config.agents)}: "
                             f"it is an option of {', '.join(_agents_with(key))}")
