@@ -127,6 +127,8 @@ def test_the_study_experiment_file_and_its_table(tmp_path, capsys):
     write_report([tmp_path / "run"])
     report = (tmp_path / "run" / "report.md").read_text(encoding="utf-8")
     assert "The closed-loop study's Table 1" in report
+    html = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    assert "<td>closed-loop H=5</td><td>1/1 (3/5)</td>" in html.replace(" class='name'", "")
     assert "| closed-loop H=1 | 1/1 (4/5) | – (5/5) | – (5/5) | – (5/5) |" in report
     assert "| open-loop | 1/1 (4/5) | – (3/5) | – (1/5) | – (0/5) |" in report
     assert main(["report", str(tmp_path / "run")]) == 0

@@ -23,6 +23,7 @@ from apb.eval.report_tables import (
     model_label,
     num,
 )
+from apb.eval.study_table import study_tables
 
 
 def _e(value: Any) -> str:
@@ -115,6 +116,9 @@ def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series:
     for table in tables:
         parts.append(f"<h2>{_e(coverage_title(table))}</h2><p class='note'>{_e(coverage_caption(table))}</p>"
                      f"{_coverage_html(table)}")
+    for study in study_tables(episodes):  # a run of examples/closed_loop_study.yaml: the study's Table 1 layout
+        parts.append(f"<h2>{_e(study.title())}</h2><p class='note'>{_e(study.caption())}</p>"
+                     + html_table(*study.matrix()))
     parts.append("<h2>Acc, Acc0, LF</h2>" + html_table(*metric_rows(rows)))
     parts.append("<h2>Cost</h2>" + html_table(*cost_rows(rows)))
     x_label = length_axis(episodes)

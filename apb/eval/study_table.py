@@ -68,10 +68,15 @@ class StudyTable:
             rows.append([condition_label(name), *cells])
         return header, rows
 
+    def title(self) -> str:
+        return f"The closed-loop study's Table 1 ({self.model or 'no LLM'}, Baking, split study)"
+
+    def caption(self) -> str:
+        return f"Runs solved per problem; the study's figures (GPT-4o, out of {self.runs}) in brackets."
+
     def markdown(self) -> str:
         header, rows = self.matrix()
-        lines = [f"## The closed-loop study's Table 1 ({self.model or 'no LLM'}, Baking, split study)", "",
-                 f"Runs solved per problem; the study's figures (GPT-4o, out of {self.runs}) in brackets.", "",
+        lines = [f"## {self.title()}", "", self.caption(), "",
                  "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines) + "\n"
