@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import gymnasium
 import pytest
@@ -142,3 +143,13 @@ def test_eval_refuses_a_variant_for_pddl_agents_and_an_unknown_description(tmp_p
         plan_episodes(["blocksworld"], ["bfs"], [1], description="mystery")
     (tmp_path / "exp.yaml").write_text("domains: [ferry]\nagents: [bfs]\nproblems: 1\ndescription: shuffled\n")
     assert [s.description for s in load_config(tmp_path / "exp.yaml").episodes()] == ["shuffled"]
+
+
+def test_variants_of_a_pddlgym_style_dataset_use_its_standard_domain():
+    from apb.envs import PDDLTextEnv
+
+    source = "tests/data/datasets/pddlgym_style/lamps.pddl"
+    for description in VARIANTS:
+        env = PDDLTextEnv(str(Path(__file__).resolve().parent.parent / source), description=description)
+        result = run_episode(env, make_agent("bfs"), options={"problem": 0})
+        assert result.success, (description, result.stop_reason, result.detail)

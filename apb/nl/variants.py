@@ -214,6 +214,11 @@ def apply_variant(dataset: Dataset, templates: NLTemplates, kind: str, *, seed: 
 
 def _make_variant(dataset: Dataset, templates: NLTemplates, kind: str, seed: int) -> tuple[Dataset, NLTemplates]:
     domain_text = Path(dataset.domain_file).read_text(encoding="utf-8")
+    if dataset.layout == "pddlgym":  # PDDLGym's action predicates out, as the dataset's own domain has them
+        from apb.datasets.pddlgym_library import action_predicates, standard_domain
+
+        name = str(dataset.domain_file)
+        domain_text = standard_domain(domain_text, name, action_predicates(domain_text, name))
     problems = {entry.id: dataset.problem_text(entry.id) for entry in dataset.problems}
     plans = {}
     for entry in dataset.problems:
