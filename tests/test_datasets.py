@@ -26,6 +26,7 @@ from apb.datasets.pddlgym_library import ROOT_ENV
 from apb.engine import (
     ApbError,
     PDDLSemanticError,
+    PDDLWarning,
     UnsupportedFeatureError,
     domain_to_pddl,
     load_domain,
@@ -333,12 +334,20 @@ def test_pddlgym_style_action_predicate_outside_the_precondition_is_refused():
     assert info.value.file.endswith("misused.pddl") and info.value.line == 10
 
 
-@pytest.mark.parametrize(("name", "feature", "line"), [("quantified", "forall", 9),
-                                                       ("coinflip", "probabilistic effects", 3)])
+@pytest.mark.parametrize(("name", "feature", "line"), [("coinflip", "probabilistic effects", 3)])
 def test_pddlgym_style_unsupported_features_are_named(name, feature, line):
     with pytest.raises(UnsupportedFeatureError, match=feature) as info:
         load_dataset(STYLE_BAD / f"{name}.pddl")
     assert info.value.file == str(STYLE_BAD / f"{name}.pddl") and info.value.line == line
+
+
+def test_pddlgym_style_quantified_effects_load_now_that_the_engine_is_adl():
+    with pytest.warns(PDDLWarning, match="does not declare it"):  # a forall effect without :adl
+        ds = load_dataset(STYLE_BAD / "quantified.pddl")
+    task = ds.task("problem0")
+    state = task.apply(task.initial_state, "(switch-all)")
+    assert {f for f in task.facts(state) if f.startswith("(lit ")} == {f"(lit {lamp})" for lamp, kind in
+                                                                      task.objects.items() if kind == "lamp"}
 
 
 def test_pddlgym_library_lists_domains_with_problems_and_suggests_names():
