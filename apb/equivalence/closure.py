@@ -29,6 +29,7 @@ example and a spread of test problems; measured over all 20 test problems of eac
 from __future__ import annotations
 
 import heapq
+import time
 from dataclasses import dataclass, field
 
 from apb.engine import Domain, Task
@@ -43,11 +44,13 @@ MAX_PAIR_FACTS = 1500  # h^2 mutexes only up to this many facts (its cost grows 
 
 @dataclass(frozen=True)
 class Budget:
-    """Search budgets of the generic closure: states explored breadth-first, nodes per greedy search, in total."""
+    """Search budgets of the generic closure: states explored breadth-first, nodes per greedy search, in total, and
+    a time limit over all of its searches (seconds, None for none) for tasks whose states are costly to expand."""
 
     explore: int = 20000
     search: int = 5000
     total: int = 100000
+    seconds: float | None = 20.0
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,14 @@ class _Search:
         self.pos, self.neg = task.goal_pos_mask, task.goal_neg_mask
         self.budget = budget
         self.nodes = 0
+        self.deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+
+    def out_of_time(self) -> bool:
+        """Whether the time limit has passed (checked every 256 nodes)."""
+        return self.deadline is not None and not self.nodes & 255 and time.monotonic() > self.deadline
+
+    def seconds_left(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
 
     def is_goal(self, bits: int) -> bool:
         return bits & self.pos == self.pos and not bits & self.neg
@@ -108,7 +119,7 @@ class _Search:
                         if self.is_goal(succ):
                             goals.append(succ)
                         nxt.append(succ)
-                if len(seen) > limit:
+                if len(seen) > limit or self.out_of_time():
                     return goals, False
             frontier = nxt
         return goals, True
@@ -125,7 +136,7 @@ class _Search:
         counter = 0
         limit = self.budget.search
         while heap:
-            if limit <= 0 or self.nodes >= self.budget.total:
+            if limit <= 0 or self.nodes >= self.budget.total or self.out_of_time():
                 return None, False
             hv, _, bits = heapq.heappop(heap)
             if hv == 0:
@@ -140,9 +151,9 @@ class _Search:
         return None, True
 
 
-def _planner_witness(task: Task, budget: Budget) -> tuple[int | None, bool]:
+def _planner_witness(task: Task, search: _Search) -> tuple[int | None, bool]:
     """A reachable goal state found by apb's greedy planner (h_FF), and whether the planner proved there is none."""
-    result = solve(task, "gbfs", timeout=None, max_nodes=budget.search)
+    result = solve(task, "gbfs", timeout=search.seconds_left(), max_nodes=search.budget.search)
     if result.solved:
         return task.run(result.plan).bits, True
     return None, result.status == "unsolvable"
@@ -235,7 +246,7 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
     if witness is None:
         witness, exhausted = search.greedy(start)  # goal counting first: cheap, and enough for most goals
         if witness is None and not exhausted:
-            witness, exhausted = _planner_witness(task, budget)
+            witness, exhausted = _planner_witness(task, search)
         if witness is None:
             if exhausted:
                 return Closure(UNSOLVABLE, atoms(lower), None, method, "no reachable state satisfies the goal",
