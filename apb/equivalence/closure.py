@@ -32,7 +32,7 @@ import heapq
 import time
 from dataclasses import dataclass, field
 
-from apb.engine import Domain, Task
+from apb.engine import Domain, Literal, Task
 from apb.equivalence.invariants import GroundModel, Group, bits_of, mutex_groups, reachable_pairs
 from apb.equivalence.scene import Scene, fluent_predicates, monotone_predicates
 from apb.planners import solve
@@ -205,9 +205,19 @@ def _lower_bound(model: GroundModel, goal: set[int], goal_neg: set[int], groups:
     return lower
 
 
+def is_strips(domain: Domain) -> bool:
+    """Whether every precondition and effect is a plain literal (the analyses here assume STRIPS semantics)."""
+    return all(isinstance(lit, Literal) for action in domain.actions
+               for lit in (*action.precondition, *action.effects))
+
+
 def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) -> Closure:
     """The generic closure of `scene`'s goal (see the module docstring)."""
     budget = budget or Budget()
+    if not is_strips(domain):  # conditional or quantified effects: the goal as written, compared as written
+        return Closure(PARTIAL, frozenset(scene.goal), None, "generic",
+                       "the domain is not STRIPS (conditional or quantified conditions), so implied goal facts "
+                       "are not derived")
     fluent = fluent_predicates(domain)
     static_init = frozenset(a for a in scene.init if a[0] not in fluent)
     method = "generic"

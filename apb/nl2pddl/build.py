@@ -17,6 +17,7 @@ from pathlib import Path
 
 from apb.engine import Task
 from apb.envs.text_env import PDDLTextEnv
+from apb.equivalence.scene import EquivalenceError, goal_literals
 from apb.nl.grammar import join_and
 from apb.nl.render import DomainText, TaskText
 
@@ -75,7 +76,7 @@ def _row(source: str, entry_id: str, task: Task, text: TaskText, problem_pddl: s
         "init": "abstract" if init_abstract else "explicit", "goal": "abstract" if goal_abstract else "explicit",
         "natural_language": language, "problem_pddl": problem_pddl, "init_is_abstract": init_abstract,
         "goal_is_abstract": goal_abstract, "is_placeholder": False, "num_objects": len(problem.objects),
-        "init_num_propositions": len(problem.init), "goal_num_propositions": len(problem.goal),
+        "init_num_propositions": len(problem.init), "goal_num_propositions": len(goal_literals(problem)),
     }
 
 
@@ -92,13 +93,17 @@ def build_pairs(dataset: str, count: int, out: str | Path, *, split: str | None 
     rows = []
     for entry in list(env.dataset)[:count]:
         task = env.dataset.task(entry.id)
+        try:
+            goal_atoms = goal_literals(task.problem)
+        except EquivalenceError:
+            continue  # a quantified or disjunctive goal is outside the task
         text = TaskText(task, env.templates)
         problem_pddl = env.dataset.problem_text(entry.id)
         explicit = text.problem_description()
         rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, "explicit", explicit, False, False))
         objects = dict(task.problem.objects)
         init = [(lit.predicate, *lit.args) for lit in task.problem.init]
-        goal = [(lit.predicate, *lit.args) for lit in task.problem.goal]
+        goal = [(lit.predicate, *lit.args) for lit in goal_atoms if lit.positive]
         init_words, init_abstract = _words(init, objects, text.words, env.templates)
         goal_words, goal_abstract = _words(goal, objects, text.words, env.templates)
         if init_abstract or goal_abstract:
