@@ -207,9 +207,11 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
     relaxed = RelaxedFacts(static_preds, static_facts, index.facts, objects_of)
     schemas = [*domain.actions, *(_axiom_schema(axiom) for axiom in domain.axioms)]
     grounders = [_SchemaGrounder(s, domain, objects_of, static_preds, static_facts) for s in schemas]
+    n_actions = len(domain.actions)
     changed_at: dict[str, int] = defaultdict(int)
     enumerated_at: dict[int, int] = {}
     results: dict[int, list[tuple[str, ...]]] = {}
+    accepted: dict[int, set] = defaultdict(set)  # bindings whose complex precondition held (stays true: monotone)
     generation = 1
     progress = True
     while progress:
@@ -220,10 +222,16 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
                 continue
             enumerated_at[k] = generation
             found = []
+            passed = accepted[k]
             for args in grounder.bindings(index):
                 binding = dict(zip(grounder.params, args))
-                if grounder.complex and not all(relaxed.holds(c, binding) for c in grounder.complex):
-                    continue
+                if grounder.complex and args not in passed:
+                    # An axiom instance whose head is reached already is kept unchecked: a body that can never
+                    # hold only costs a ground axiom that simplifies away or never fires.
+                    head_known = k >= n_actions and (grounder.schema.effects[0].predicate, *args) in index.facts
+                    if not head_known and not all(relaxed.holds(c, binding) for c in grounder.complex):
+                        continue
+                    passed.add(args)
                 found.append(args)
                 new_facts = [(eff.predicate, *(binding.get(a, a) for a in eff.args))
                              for eff in grounder.schema.add_effects]
@@ -231,8 +239,9 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
                     if not ce.literal.positive:
                         continue
                     for extended in bindings_of(ce.parameters, objects_of, binding):
-                        if condition is None or relaxed.holds(condition, extended):
-                            new_facts.append((ce.literal.predicate, *(extended.get(a, a) for a in ce.literal.args)))
+                        fact = (ce.literal.predicate, *(extended.get(a, a) for a in ce.literal.args))
+                        if fact not in index.facts and (condition is None or relaxed.holds(condition, extended)):
+                            new_facts.append(fact)
                 for fact in new_facts:
                     if index.add(fact):
                         generation += 1
