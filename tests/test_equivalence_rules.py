@@ -87,3 +87,18 @@ def test_rules_step_aside_for_improper_initial_states():
     assert blocksworld_closure(dom, scene) is None
     closure = generic_closure(dom, scene)
     assert closure.status == "unsolvable"
+
+
+def test_rules_match_dynamics_not_just_names():
+    from apb.engine import parse_domain
+    from apb.nl2pddl import domain_path
+
+    text = domain_path("blocksworld").read_text()
+    changed = text.replace("(clear ?ob) (arm-empty) (on-table ?ob) (not (holding ?ob))",
+                           "(arm-empty) (on-table ?ob) (not (holding ?ob))")  # putdown no longer clears the block
+    assert changed != text
+    dom = parse_domain(changed)
+    init = [("on-table", x) for x in BLOCKS] + [("clear", x) for x in BLOCKS] + [("arm-empty",)]
+    scene = load_scene(dom, render(dom, {x: "object" for x in BLOCKS}, init, [("on", "a", "b")]))
+    assert blocksworld_closure(dom, scene) is None
+    assert generic_closure(dom, scene).method == "generic"

@@ -27,12 +27,36 @@ _BLOCKS_NAMES = ({"on": "on", "ontable": "ontable", "clear": "clear", "holding":
 _ARITY = {"on": 2, "ontable": 1, "clear": 1, "holding": 1, "arm": 0}
 
 
+# Each action as (parameters, precondition predicates, added, deleted), predicates named by role.
+_BLOCKS_SHAPE = sorted([
+    (1, ("arm", "clear", "ontable"), ("holding",), ("arm", "clear", "ontable")),
+    (1, ("holding",), ("arm", "clear", "ontable"), ("holding",)),
+    (2, ("clear", "holding"), ("arm", "clear", "on"), ("clear", "holding")),
+    (2, ("arm", "clear", "on"), ("clear", "holding"), ("arm", "clear", "on")),
+])
+_GRIPPER_SHAPE = sorted([
+    (2, ("at-robby", "room"), ("at-robby",), ("at-robby",)),
+    (3, ("at", "at-robby", "ball", "free", "gripper", "room"), ("carry",), ("at", "free")),
+    (3, ("at-robby", "ball", "carry", "gripper", "room"), ("at", "free"), ("carry",)),
+])
+
+
+def _shape(domain: Domain, role: dict[str, str]) -> list[tuple]:
+    """The domain's actions as (parameters, precondition, add, delete predicate roles), sorted: two domains with the
+    same shape have the same dynamics up to argument wiring (checked by the rules' tests against exploration)."""
+    def roles(literals) -> tuple[str, ...]:
+        return tuple(sorted({role.get(lit.predicate, lit.predicate) for lit in literals}))
+
+    return sorted((len(a.parameters), roles(a.precondition), roles(a.add_effects), roles(a.delete_effects))
+                  for a in domain.actions)
+
+
 def _blocks_names(domain: Domain) -> dict[str, str] | None:
     """The predicate names when `domain` is 4-op Blocksworld (five predicates, four actions), else None."""
     for names in _BLOCKS_NAMES:
         preds = domain.predicates
-        if set(preds) == set(names.values()) and len(domain.actions) == 4 and all(
-                preds[names[role]].arity == arity for role, arity in _ARITY.items()):
+        if set(preds) == set(names.values()) and all(preds[names[r]].arity == arity for r, arity in _ARITY.items()) \
+                and _shape(domain, {name: r for r, name in names.items()}) == _BLOCKS_SHAPE:
             return names
     return None
 
@@ -146,8 +170,8 @@ _GRIPPER = {"room": 1, "ball": 1, "gripper": 1, "at-robby": 1, "at": 2, "free": 
 def _gripper_kinds(domain: Domain, scene: Scene, facts) -> tuple[set, set, set] | None:
     """(rooms, balls, grippers) of untyped single-robot Gripper when the kinds are disjoint and cover every object."""
     preds = domain.predicates
-    if set(preds) != set(_GRIPPER) or len(domain.actions) != 3 or any(
-            preds[name].arity != arity for name, arity in _GRIPPER.items()):
+    if set(preds) != set(_GRIPPER) or any(preds[name].arity != arity for name, arity in _GRIPPER.items()) \
+            or _shape(domain, {}) != _GRIPPER_SHAPE:
         return None
     kinds = {kind: {f[1] for f in facts if f[0] == kind} for kind in ("room", "ball", "gripper")}
     rooms, balls, grippers = kinds["room"], kinds["ball"], kinds["gripper"]
