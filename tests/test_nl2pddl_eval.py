@@ -59,6 +59,17 @@ def test_eval_scores_scripted_answers_and_resumes(tmp_path, capsys):
     assert "By domain" in report and "GPT-4o, zero-shot" in report and "24.8" in report
 
 
+def test_a_broken_gold_problem_is_recorded_not_fatal(tmp_path):
+    pairs = _pairs(tmp_path)
+    rows = [json.loads(line) for line in pairs.read_text().splitlines()]
+    rows[0]["problem_pddl"] = rows[0]["problem_pddl"].replace("(on b3 b4)", "(on b3 b9)")
+    pairs.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    run_pairs(pairs, ScriptedLLM(lambda messages: (DATA / "bw_gold.pddl").read_text()), tmp_path / "run", limit=2)
+    first, second = read_results(tmp_path / "run")
+    assert "b9" in first["gold_error"] and not first["correct"]
+    assert second["id"] == "gripper-1" and "gold_error" not in second and second["error"]  # a wrong-domain answer
+
+
 def test_concurrent_run_with_shots(tmp_path):
     pairs = _pairs(tmp_path)
     by_task = {f"The task of {gold}.": (DATA / answer).read_text() for _, gold, answer, _ in CASES}

@@ -92,10 +92,14 @@ def score_pair(row: dict, llm, base: Path, rows: list[dict], shots: int, max_tok
     except ApbError as err:
         return {**record, "parseable": False, "solvable": False, "correct": False, "llm_error": str(err)}
     predicted = extract_problem_pddl(completion.text)
-    result = assess(row["problem_pddl"], predicted, domain, placeholder=bool(row.get("is_placeholder")))
-    return {**record, **result.to_dict(), "domain": row.get("domain"), "predicted": predicted,
-            "input_tokens": completion.usage.input_tokens, "output_tokens": completion.usage.output_tokens,
-            "cost_usd": completion.cost, "cached": completion.cached}
+    usage = {"predicted": predicted, "input_tokens": completion.usage.input_tokens,
+             "output_tokens": completion.usage.output_tokens, "cost_usd": completion.cost,
+             "cached": completion.cached}
+    try:
+        result = assess(row["problem_pddl"], predicted, domain, placeholder=bool(row.get("is_placeholder")))
+    except ApbError as err:  # the gold problem itself does not parse: the pair is broken, not the answer
+        return {**record, "parseable": False, "solvable": False, "correct": False, "gold_error": str(err), **usage}
+    return {**record, **result.to_dict(), "domain": row.get("domain"), **usage}
 
 
 def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concurrency: int = 1,
@@ -115,7 +119,11 @@ def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concur
     lock = threading.Lock()
     with open(results, "a", encoding="utf-8") as handle:
         def one(row: dict) -> None:
-            record = score_pair(row, llm, pairs.parent, rows, shots, max_tokens)
+            try:
+                record = score_pair(row, llm, pairs.parent, rows, shots, max_tokens)
+            except Exception as err:  # a bug or a broken pair: recorded with the pair, never dropped
+                record = {"id": row["id"], "domain": row.get("domain"), "parseable": False, "solvable": False,
+                          "correct": False, "error": f"{type(err).__name__}: {err}"}
             with lock:
                 handle.write(json.dumps(record) + "\n")
                 handle.flush()
