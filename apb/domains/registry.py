@@ -2,7 +2,8 @@
 
 A bundled domain is a folder `apb/domains/<name>/` with `domain.pddl`, `generator.py`, `problems/pNN.pddl` and
 `plans/pNN.plan` (p00 is the one-shot example, p01-p20 the test set), and for some domains `scaled/problems/`
-and `scaled/plans/`.
+and `scaled/plans/`, or a study's own problems in `study/problems/` and `study/plans/` (Baking: the closed-loop
+study's four problems, split `study`).
 """
 
 from __future__ import annotations
