@@ -254,7 +254,7 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--problems", help="e.g. 1-20, 1,3,5 or p07; all (default): every problem of the split")
     p.add_argument("--seeds", type=_seeds,
                    help="number of seeds K (0..K-1) or a list 0,7 (default 1); planners (bfs, astar, ...) run once")
-    p.add_argument("--split", help="test (default) or scaled")
+    p.add_argument("--split", help="test (default), example, scaled, or study (Baking: the closed-loop study)")
     p.add_argument("--concurrency", type=int, help="episodes at a time (default 4)")
     p.add_argument("--translator", help="template, fuzzy, tllm or cascade (default)")
     p.add_argument("--max-steps", type=int, help="step limit (default 24; closed-loop 50)")
