@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from apb import domains
 from apb.engine import load_domain
 from apb.equivalence import generic_closure, load_scene
-from apb.equivalence.rules import blocksworld_closure, gripper_closure
+from apb.equivalence.rules import blocksworld_closure, floortile_closure, gripper_closure
 from apb.nl2pddl import benchmark_domain
 
 BLOCKS = ("a", "b", "c")
@@ -102,3 +102,21 @@ def test_rules_match_dynamics_not_just_names():
     scene = load_scene(dom, render(dom, {x: "object" for x in BLOCKS}, init, [("on", "a", "b")]))
     assert blocksworld_closure(dom, scene) is None
     assert generic_closure(dom, scene).method == "generic"
+
+
+FLOOR_OBJECTS = {"r1": "robot", "r2": "robot", "t1": "tile", "t2": "tile", "t3": "tile", "t4": "tile",
+                 "white": "color", "black": "color"}
+FLOOR_INIT = [("robot-at", "r1", "t1"), ("robot-at", "r2", "t4"), ("robot-has", "r1", "white"),
+              ("robot-has", "r2", "black"), ("available-color", "white"), ("up", "t2", "t1"), ("up", "t3", "t2")]
+FLOOR_ATOMS = [("painted", t, c) for t in ("t1", "t2", "t3", "t4") for c in ("white", "black")] + [
+    ("robot-at", r, t) for r in ("r1", "r2") for t in ("t1", "t2", "t4")] + [
+    ("robot-has", r, c) for r in ("r1", "r2") for c in ("white", "black")] + [("available-color", "black")]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(data=st.data())
+def test_floortile_rule_matches_exhaustive_exploration(data):
+    # r1 walks a column of three tiles with white only; r2 stands alone on t4 and may switch black for white
+    init = FLOOR_INIT + data.draw(st.sampled_from([[], [("painted", "t3", "black")]]))
+    goal = data.draw(st.lists(st.sampled_from(FLOOR_ATOMS), min_size=1, max_size=4, unique=True))
+    _agree(floortile_closure, benchmark_domain("floor-tile"), FLOOR_OBJECTS, init, goal)

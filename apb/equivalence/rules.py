@@ -12,6 +12,10 @@ Gripper (Planetarium's: one robot, untyped, two or more rooms): every placement 
 reachable, so a goal implies only the type facts and `free g` for every gripper it leaves empty once it places every
 ball. The same test checks this rule against exhaustive exploration.
 
+Floor Tile (Planetarium's simplified version): robots roam their connected part of the grid, switch to any available
+colour, and paint never comes off nor blocks anything; a goal implies the static facts, the paint already there, and a
+robot's tile or colour only when it has no other. Checked against exhaustive exploration too.
+
 A rule returns None when it does not apply (another domain, a negative goal, an initial state that is not a proper
 state of the domain); the generic closure takes over then.
 """
@@ -228,4 +232,87 @@ def gripper_closure(domain: Domain, scene: Scene) -> Closure | None:
     return Closure(EXACT, closure, closure, method, "")
 
 
-RULES = (blocksworld_closure, gripper_closure)
+_FLOOR_SHAPE = sorted([
+    (3, ("available-color", "robot-has"), ("robot-has",), ("robot-has",)),
+    (4, ("robot-at", "robot-has", "up"), ("painted",), ()),
+    (4, ("robot-at", "robot-has", "up"), ("painted",), ()),
+    (3, ("robot-at", "up"), ("robot-at",), ("robot-at",)),
+    (3, ("robot-at", "up"), ("robot-at",), ("robot-at",)),
+    (3, ("right", "robot-at"), ("robot-at",), ("robot-at",)),
+    (3, ("right", "robot-at"), ("robot-at",), ("robot-at",)),
+])
+_FLOOR_STATIC = ("up", "right", "available-color")
+
+
+def _components(tiles, edges) -> dict[str, frozenset]:
+    """Tile -> the tiles connected to it (the grid's static up/right relations, both directions)."""
+    neighbours: dict[str, set] = {tile: set() for tile in tiles}
+    for a, b in edges:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    component: dict[str, frozenset] = {}
+    for tile in neighbours:
+        if tile in component:
+            continue
+        seen, stack = {tile}, [tile]
+        while stack:
+            for nxt in neighbours[stack.pop()] - seen:
+                seen.add(nxt)
+                stack.append(nxt)
+        for member in seen:
+            component[member] = frozenset(seen)
+    return component
+
+
+def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
+    """The exact closure of a goal of Planetarium's simplified Floor Tile: robots roam their connected part of the
+    grid and may switch to any available colour; paint is never removed and never blocks. A goal implies the static
+    facts, the paint already on the floor, a robot's tile when it cannot move and its colour when it has no other."""
+    if scene.goal_neg or _shape(domain, {}) != _FLOOR_SHAPE:
+        return None
+    kinds = {kind: {o for o, k in scene.objects.items() if k == kind} for kind in ("robot", "tile", "color")}
+    robots, tiles = kinds["robot"], kinds["tile"]
+    at = {f[1]: f[2] for f in scene.init if f[0] == "robot-at"}
+    has = {f[1]: f[2] for f in scene.init if f[0] == "robot-has"}
+    if set(at) != robots or set(has) != robots or sum(f[0] in ("robot-at", "robot-has") for f in scene.init) \
+            != 2 * len(robots):
+        return None
+    method = "rule:floor-tile"
+    statics = frozenset(f for f in scene.init if f[0] in _FLOOR_STATIC)
+    available = {f[1] for f in statics if f[0] == "available-color"}
+    component = _components(tiles, [f[1:] for f in statics if f[0] in ("up", "right")])
+    vertical = [f[1:] for f in statics if f[0] == "up"]
+    colours = {r: {has[r]} | available for r in robots}
+    places = {r: component.get(at[r], frozenset({at[r]})) for r in robots}
+
+    def unsolvable(reason: str) -> Closure:
+        return Closure(UNSOLVABLE, statics | scene.goal, None, method, reason)
+
+    goal_at: dict[str, set] = {}
+    goal_has: dict[str, set] = {}
+    for fact in scene.goal:
+        pred, args = fact[0], fact[1:]
+        if pred in _FLOOR_STATIC and fact not in statics:
+            return unsolvable(f"the static fact ({' '.join(fact)}) is not in the init")
+        if pred == "robot-at":
+            goal_at.setdefault(args[0], set()).add(args[1])
+            if args[1] not in places[args[0]]:
+                return unsolvable(f"{args[0]} cannot reach {args[1]}")
+        elif pred == "robot-has":
+            goal_has.setdefault(args[0], set()).add(args[1])
+            if args[1] not in colours[args[0]]:
+                return unsolvable(f"{args[0]} cannot get colour {args[1]}")
+        elif pred == "painted" and fact not in scene.init and not any(
+                args[1] in colours[r] and any(args[0] in (a, b) and (b if a == args[0] else a) in places[r]
+                                              for a, b in vertical) for r in robots):
+            return unsolvable(f"no robot can paint {args[0]} {args[1]}")
+    if any(len(v) > 1 for v in (*goal_at.values(), *goal_has.values())):
+        return unsolvable("a robot on two tiles or with two colours")
+    implied = set(statics | scene.goal) | {f for f in scene.init if f[0] == "painted"}
+    implied |= {("robot-at", r, at[r]) for r in robots if len(places[r]) == 1}
+    implied |= {("robot-has", r, next(iter(colours[r]))) for r in robots if len(colours[r]) == 1}
+    closure = frozenset(implied)
+    return Closure(EXACT, closure, closure, method, "")
+
+
+RULES = (blocksworld_closure, gripper_closure, floortile_closure)
