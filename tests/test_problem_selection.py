@@ -5,6 +5,7 @@ a dataset registered or opened without a split gives its test problems."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -71,3 +72,15 @@ def test_the_cli_uses_the_same_numbers(capsys):
     assert '"problem_id": "p03"' in capsys.readouterr().out
     assert main(["describe", "blocksworld", "--problem", "0"]) == 2
     assert "problem numbers here: 1-20" in capsys.readouterr().err
+
+
+def test_planner_agents_solve_pddlgym_datasets_from_the_envs_standard_pddl():
+    from apb.agents import make_agent, run_episode
+    from apb.datasets.pddlgym_library import from_pddlgym
+
+    style = Path(__file__).parent / "data" / "datasets" / "pddlgym_style"
+    env = PDDLTextEnv(dataset=from_pddlgym("lamps", root=style), split="all")
+    assert "(switchon" not in env.domain_pddl  # PDDLGym's action predicates are not standard PDDL
+    for problem in env.problem_ids:
+        result = run_episode(env, make_agent("bfs"), options={"problem": problem})
+        assert result.success, (problem, result.stop_reason, result.detail)

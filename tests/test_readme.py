@@ -51,7 +51,8 @@ def test_python_example_runs_and_prints_what_it_says(index, capsys):
     for line, stated in stated_outputs(code).items():
         actual = "\n".join(printed.get(line, []))
         if stated.endswith("..."):
-            assert actual.startswith(stated[:-3]), f"{name} line {line}: prints {actual[:200]!r}, README says {stated!r}"
+            assert actual.startswith(stated[:-3]), \
+                f"{name} line {line}: prints {actual[:200]!r}, README says {stated!r}"
         else:
             assert actual == stated, f"{name} line {line}: prints {actual!r}, README says {stated!r}"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from apb.datasets.layouts import PlanPair
 from apb.domains.registry import natural_key
-from apb.engine import ApbError, Domain, Plan, Problem, Task, parse_problem, read_plan
+from apb.engine import ApbError, Domain, Plan, Problem, Task, domain_to_pddl, parse_problem, read_plan
 
 _DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
 _COMMENT = re.compile(r";[^\n]*")
@@ -178,6 +178,13 @@ class Dataset:
     def _unknown(self, key: object, reason: str | None = None) -> UnknownProblemError:
         return UnknownProblemError(reason or f"no problem {key!r} in dataset {self.name!r}", path=self.root,
                                    hint=self._hint())
+
+    def domain_text(self) -> str:
+        """The domain's PDDL text in standard PDDL: the file as written, or, where the layout needs a filter
+        (PDDLGym's action predicates), the parsed domain written back as PDDL."""
+        if self._problem_filter is None:
+            return read_text(self.domain_file, "domain")
+        return domain_to_pddl(self.domain)
 
     def problem_text(self, key: ProblemKey) -> str:
         """The problem's PDDL text in standard PDDL (PDDLGym's action facts removed, line numbers kept)."""

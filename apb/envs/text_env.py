@@ -8,7 +8,6 @@ exactly what is wrong. See the environment contract in the README.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -127,7 +126,7 @@ class PDDLTextEnv(gym.Env):
         self.require_finish = bool(require_finish)
         self.render_mode = render_mode
         self._max_steps = max_episode_steps
-        self.domain_pddl = Path(self.dataset.domain_file).read_text(encoding="utf-8")
+        self.domain_pddl = self.dataset.domain_text()
         self.domain_text = DomainText(self.dataset.domain, self.templates).description()
         self.action_schemas = self._schemas()
         self.observation_space = PrintableText(MAX_OBSERVATION_LENGTH)
