@@ -109,3 +109,16 @@ def test_cli_exit_codes(capsys, tmp_path):
     dom_file, problem, richer = _goldminer_pair()
     (tmp_path / "richer.pddl").write_text(richer)
     assert main(["equiv", str(dom_file), str(problem), str(tmp_path / "richer.pddl"), "--max-states", "5"]) == 3
+
+
+def test_goals_beyond_conjunctions_are_refused_and_adl_domains_compare_as_written(tmp_path):
+    from apb.equivalence import EquivalenceError
+
+    with pytest.raises(EquivalenceError, match="not a conjunction"):
+        check(BW, DATA / "bw_gold.pddl", DATA / "bw_disjunctive_goal.pddl")
+    # a conditional effect makes the domain ADL: implied goal facts are not derived, identical goals still match
+    adl = BW.read_text().replace("(:requirements :strips)", "(:requirements :strips :conditional-effects)").replace(
+        "(not (holding ?ob))))", "(not (holding ?ob)) (when (arm-empty) (arm-empty))))", 1)
+    (tmp_path / "adl.pddl").write_text(adl)
+    assert check(tmp_path / "adl.pddl", DATA / "bw_gold.pddl", DATA / "bw_renamed.pddl").verdict == "equivalent"
+    assert check(tmp_path / "adl.pddl", DATA / "bw_gold.pddl", DATA / "bw_fully_specified.pddl").verdict == "unknown"

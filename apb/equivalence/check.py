@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from apb.engine import Domain, Problem
-from apb.equivalence.closure import UNKNOWN, UNSOLVABLE, Budget, Closure, generic_closure
+from apb.equivalence.closure import UNKNOWN, UNSOLVABLE, Budget, Closure, generic_closure, is_strips
 from apb.equivalence.graph import SceneGraph, isomorphism_mapping
 from apb.equivalence.rules import RULES
 from apb.equivalence.scene import Scene, as_domain, load_scene
@@ -44,7 +44,7 @@ class EquivalenceResult:
 
 def full_specification(domain: Domain, scene: Scene, budget: Budget | None = None) -> Closure:
     """The goal's closure: a domain rule's where one applies, else the generic closure."""
-    for rule in RULES:
+    for rule in RULES if is_strips(domain) else ():
         closure = rule(domain, scene)
         if closure is not None:
             return closure

@@ -206,9 +206,14 @@ def _lower_bound(model: GroundModel, goal: set[int], goal_neg: set[int], groups:
 
 
 def is_strips(domain: Domain) -> bool:
-    """Whether every precondition and effect is a plain literal (the analyses here assume STRIPS semantics)."""
-    return all(isinstance(lit, Literal) for action in domain.actions
-               for lit in (*action.precondition, *action.effects))
+    """Whether the domain is STRIPS: no conditional effects, quantified or disjunctive preconditions, or derived
+    predicates (the invariant and mutex analyses here assume STRIPS semantics)."""
+    flag = getattr(domain, "is_strips", None)
+    if isinstance(flag, bool):
+        return flag
+    return all(getattr(action, "is_strips", True) and all(isinstance(lit, Literal) for lit in
+                                                          (*action.precondition, *action.effects))
+               for action in domain.actions)
 
 
 def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) -> Closure:

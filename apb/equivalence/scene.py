@@ -43,13 +43,9 @@ def as_domain(domain: Domain | str | Path) -> Domain:
 def goal_literals(problem: Problem) -> tuple[Literal, ...]:
     """The goal as a tuple of literals; EquivalenceError when it is a richer formula (quantifiers, disjunction)."""
     goal = problem.goal
-    if isinstance(goal, tuple) and all(isinstance(lit, Literal) for lit in goal):
+    if not getattr(problem, "complex_goal", ()) and isinstance(goal, tuple) \
+            and all(isinstance(lit, Literal) for lit in goal):
         return goal
-    literals = getattr(goal, "literals", None)  # a conjunction wrapper of a richer goal model, if any
-    if callable(literals):
-        found = literals()
-        if found is not None:
-            return tuple(found)
     raise EquivalenceError(f"{problem.source or problem.name}: the goal is not a conjunction of literals; "
                            "equivalence compares conjunctive goals only")
 

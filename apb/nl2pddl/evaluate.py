@@ -69,7 +69,7 @@ def _parse(text: str, domain: Domain, name: str) -> Problem:
         warnings.simplefilter("ignore", PDDLWarning)
         problem = load_problem(text, domain)
     goal = problem.goal
-    if not isinstance(goal, tuple) or any(not lit.positive for lit in goal):
+    if getattr(problem, "complex_goal", ()) or not isinstance(goal, tuple) or any(not lit.positive for lit in goal):
         raise PDDLError("the goal must be a conjunction of positive atoms (negative or disjunctive goals are "
                         "outside the NL->PDDL task)", file=name)
     return problem
