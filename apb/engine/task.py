@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from apb.engine.actions import Condition, GroundAction, State, ValidationResult, _mask, mask_decided
 from apb.engine.axioms import AxiomEvaluator, stratify
+from apb.engine.compiled import compile_actions
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.explain import Explainer, Unmet
@@ -87,6 +88,7 @@ class Task:
         self.actions: tuple[GroundAction, ...] = tuple(actions)
         self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions)
         self._extra_ids = frozenset(a.index for a in actions if a.extra)
+        self._compiled: tuple[dict, dict] | None = None  # (checks, transitions), see apb.engine.compiled
         self._generator: SuccessorGenerator | None = None
         init_bits = 0
         for lit in problem.init:
@@ -191,10 +193,7 @@ class Task:
     def applicable(self, state: State) -> list[GroundAction]:
         """The ground actions applicable in `state`, sorted by their PDDL string."""
         bits = state.bits
-        if len(self._checks) <= SCAN_LIMIT:
-            if self._extra_ids:
-                return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg
-                        and all(f.holds(bits) for f in a.extra)]
+        if len(self._checks) <= SCAN_LIMIT and not self._extra_ids:
             return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
         actions = self.actions
         return [actions[i] for i in self.applicable_ids(bits)]
@@ -206,9 +205,14 @@ class Task:
         else:
             ids = self._successors().applicable_ids(bits)
         if self._extra_ids:
-            extra, actions = self._extra_ids, self.actions
-            ids = [i for i in ids if i not in extra or all(f.holds(bits) for f in actions[i].extra)]
+            checks = self._compiled_actions()[0]
+            ids = [i for i in ids if i not in checks or checks[i](bits)]
         return ids
+
+    def _compiled_actions(self) -> tuple[dict, dict]:
+        if self._compiled is None:  # compiled on first use: grounding stays cheap for tasks never simulated
+            self._compiled = compile_actions([a for a in self.actions if not a.is_strips])
+        return self._compiled
 
     def _successors(self) -> SuccessorGenerator:
         if self._generator is None:  # built on first use: grounding stays cheap for tasks never simulated
@@ -262,7 +266,10 @@ class Task:
 
     def successor_bits(self, bits: int, action: GroundAction) -> int:
         """The successor's bits: effects whose conditions hold in `bits`, deletes first, then the axioms."""
-        if action.effects:
+        transition = self._compiled_actions()[1].get(action.index) if action.effects else None
+        if transition is not None and self.actions[action.index] is action:
+            bits = transition(bits)
+        elif action.effects:
             delete, add = action.del_mask, action.add_mask
             for effect in action.effects:
                 if effect.condition.holds(bits):
