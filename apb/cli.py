@@ -314,16 +314,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 # ---- describe and play ---------------------------------------------------------------------------------------
-def _env_for(domain: str, *, split: str | None, description: str, problem=None, require_finish: bool = False):
-    """A PDDLTextEnv for any problem source (a bundled domain name, a dataset folder, a PDDLGym name)."""
+def cmd_describe(args: argparse.Namespace) -> int:
     from apb.envs.text_env import PDDLTextEnv
 
-    return PDDLTextEnv(domain, split=split, problem=problem, description=description, require_finish=require_finish)
-
-
-def cmd_describe(args: argparse.Namespace) -> int:
     problem = args.problem
-    env = _env_for(args.domain, split=args.split, description=args.description, problem=problem)
+    env = PDDLTextEnv(args.domain, split=args.split, description=args.description, problem=problem)
     obs, info = env.reset(options={"problem": env.problem_ids[0] if problem is None else problem})
     if args.json:
         out.print_json(data={"domain": info["domain"], "problem_id": info["problem_id"],
@@ -343,10 +338,11 @@ def cmd_describe(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from apb.agents.human import play
+    from apb.envs.text_env import PDDLTextEnv
 
     problem = args.problem
-    env = _env_for(args.domain, split=args.split, description=args.description, problem=problem,
-                   require_finish=args.require_finish)
+    env = PDDLTextEnv(args.domain, split=args.split, description=args.description, problem=problem,
+                      require_finish=args.require_finish)
     first = env.problem_ids[0] if problem is None else problem
     summary = play(env, out, lambda prompt: out.input(prompt), problem=first, seed=args.seed,
                    max_steps=args.max_steps)
