@@ -18,7 +18,7 @@ from apb.acp.proofs import normal_atom
 from apb.acp.records import Question
 from apb.acp.scorers import question_situation
 from apb.acp.tasks.common import action_universe, atom_universe
-from apb.acp.tasks.goals import classify_landmarks, successor_distances
+from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
 from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
     QuestionPDDLError,
@@ -168,8 +168,8 @@ def _nexta(q, found):
     if distances is None:
         return [found("unchecked", "h* is undecided within the search budget")]
     here, values, method = distances
-    truth = sorted(a for a, v in values.items() if here != math.inf and v == here - 1)
     task, _ = question_task(q)
+    truth = optimal_actions(task, here, values)
     gold = q.answer.get("yes", []) if isinstance(q.answer, dict) else []
     gold = sorted(canonical_action(task, a) or str(a) for a in gold)
     if gold == truth:

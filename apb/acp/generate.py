@@ -22,6 +22,7 @@ from apb.engine import PDDLError
 
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
+GROUP_SECONDS = 60.0  # time budget per (task, format) group; a group that needs more is reported short
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
 
 
@@ -68,6 +69,7 @@ class Generator:
         self.seed = seed
         self.budget = budget
         self.description = description
+        self.group_seconds = GROUP_SECONDS
         self.stats = GenerationStats()
         entries = sorted(self.dataset.problems, key=lambda e: (e.path.stat().st_size, e.id))
         self._entries: Iterator = iter(entries)
@@ -138,7 +140,10 @@ class Generator:
                 if fmt not in task_formats(task):
                     continue
                 made = 0
+                group_start = time.perf_counter()
                 for number in range(count):
+                    if time.perf_counter() - group_start > self.group_seconds:
+                        break  # searches this hard for one group: keep what we have (reported as short)
                     question = self.one(task, fmt, number, seen)
                     if question is None:
                         continue

@@ -11,7 +11,8 @@ from apb.engine import State, Task
 from apb.planners import solve
 
 ROLLOUT_STEPS = 12
-ASTAR_NODES = 200000
+PLAN_NODES = 20000  # expansions, and seconds, for the plan whose states are sampled when the space is too big
+PLAN_SECONDS = 10.0
 
 
 def _walk(task: Task, state: State, rng: random.Random, steps: int) -> list[State]:
@@ -35,20 +36,27 @@ def _optimal_states(task: Task, space: StateSpace, node: int) -> list[State] | N
     return states
 
 
-def _astar_states(task: Task) -> list[State]:
-    result = solve(task, "astar", timeout=None, max_nodes=ASTAR_NODES)
+def _planned_states(task: Task) -> tuple[list[State], str]:
+    """States along an optimal plan (A*), else along a greedy plan, within the planning budget."""
+    result = solve(task, "astar", timeout=PLAN_SECONDS, max_nodes=PLAN_NODES)
+    origin = "optimal"
+    if not result.solved:
+        result = solve(task, "gbfs", timeout=PLAN_SECONDS, max_nodes=PLAN_NODES)
+        origin = "non-optimal"
     states = [task.initial_state]
     for action in result.plan or []:
         states.append(task.apply(states[-1], action))
-    return states
+    return states, origin
 
 
 def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int) -> list[tuple[State, str]]:
     """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`."""
     found: dict[State, str] = {}
-    optimal = _optimal_states(task, space, 0) or ([] if space.complete else _astar_states(task))
-    for state in optimal:
-        found.setdefault(state, "optimal")
+    optimal, origin = _optimal_states(task, space, 0), "optimal"
+    if not optimal and not space.complete:
+        optimal, origin = _planned_states(task)
+    for state in optimal or []:
+        found.setdefault(state, origin)
     for _ in range(2):
         detour = _walk(task, task.initial_state, rng, rng.randint(1, 4))
         node = space.index.get(detour[-1])

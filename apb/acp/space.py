@@ -8,6 +8,8 @@ root was enumerated within the budget: only then do "never" claims (unreachable,
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections import deque
 from collections.abc import Callable
 
@@ -182,24 +184,28 @@ class StateSpace:
 
     # ---- goal distances -------------------------------------------------------------------------------------------
     def goal_distances(self) -> list[float]:
-        """h* of every enumerated node (inf where no goal state is reachable); exact only for complete closures."""
+        """h* of every enumerated node under the task's action costs (inf where no goal state is reachable);
+        exact only for complete closures. Backward breadth-first for unit costs, else backward Dijkstra."""
         if self._goal_dist is None:
-            inf = float("inf")
-            pred: list[list[int]] = [[] for _ in self.states]
+            costs = [self.task.cost(a) for a in self.actions]
+            pred: list[list[tuple[int, float]]] = [[] for _ in self.states]
             for n, edges in enumerate(self.succ):
-                for _, m in edges:
-                    pred[m].append(n)
-            dist = [inf] * len(self.states)
-            queue = deque(n for n, s in enumerate(self.states) if self.task.is_goal(s))
-            for n in queue:
+                for aid, m in edges:
+                    pred[m].append((n, costs[aid]))
+            dist = [math.inf] * len(self.states)
+            heap = [(0.0, n) for n, s in enumerate(self.states) if self.task.is_goal(s)]
+            for _, n in heap:
                 dist[n] = 0
-            while queue:
-                m = queue.popleft()
-                for n in pred[m]:
-                    if dist[n] == inf:
-                        dist[n] = dist[m] + 1
-                        queue.append(n)
-            self._goal_dist = dist
+            heapq.heapify(heap)
+            while heap:
+                d, m = heapq.heappop(heap)
+                if d > dist[m]:
+                    continue
+                for n, cost in pred[m]:
+                    if d + cost < dist[n]:
+                        dist[n] = d + cost
+                        heapq.heappush(heap, (d + cost, n))
+            self._goal_dist = [int(d) if d != math.inf and d == int(d) else d for d in dist]
         return self._goal_dist
 
 

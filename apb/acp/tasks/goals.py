@@ -19,6 +19,7 @@ from apb.acp.tasks.common import Situation, arrange, pick
 from apb.engine import State, Task
 from apb.planners import solve
 
+ASTAR_SECONDS = 5.0
 ASTAR_NODES = 5000  # expansions per successor; beyond that the nexta question is not generated
 _VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 
@@ -97,9 +98,9 @@ def astar_distance(task: Task, state: State) -> float | None:
     if view is None:
         view = _VIEWS[task] = copy.copy(task)  # shares the grounding; only the initial state differs
     view.initial_state = state
-    result = solve(view, "astar", timeout=None, max_nodes=ASTAR_NODES)
+    result = solve(view, "astar", timeout=ASTAR_SECONDS, max_nodes=ASTAR_NODES)
     if result.solved:
-        return len(result.plan)
+        return sum(task.cost(a) for a in result.plan)
     return math.inf if result.status == "unsolvable" else None
 
 
@@ -137,11 +138,18 @@ def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
     if found is None:
         return None
     here, values, method = found
-    if here == math.inf or here < 1:
+    if here == math.inf or here <= 0:
         return None
-    yes = sorted(a for a, v in values.items() if v == here - 1)
-    no = sorted(a for a, v in values.items() if v != here - 1)
-    h = {a: (None if v == math.inf else int(v)) for a, v in values.items()}
+    yes = optimal_actions(sit.task, here, values)
+    no = sorted(a for a in values if a not in yes)
+    h = {a: (None if v == math.inf else v) for a, v in values.items()}
     proof = {"method": method, "states": len(sit.prover.nodes)}
-    return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "opt": int(here)},
-                        {"yes": yes, "no": no, "opt": int(here), "h": h}, proof)
+    return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "opt": here},
+                        {"yes": yes, "no": no, "opt": here, "h": h}, proof)
+
+
+def optimal_actions(task: Task, here: float, values: dict[str, float]) -> list[str]:
+    """The actions that start an optimal plan: cost(a) + h*(successor) = h*(state)."""
+    if here == math.inf:
+        return []
+    return sorted(a for a, v in values.items() if v != math.inf and abs(task.cost(a) + v - here) < 1e-9)

@@ -14,7 +14,7 @@ import random
 from apb.acp.proofs import Prover, fact_key
 from apb.acp.records import Question
 from apb.acp.tasks.common import Situation, action_universe, arrange, atom_universe, pick
-from apb.engine import State
+from apb.engine import ApbError, State
 
 PAIR_TRIES = 40
 
@@ -129,7 +129,10 @@ def unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
     for text in universe:
         if text in reachable:
             continue
-        action = task.parse_action(text)
+        try:
+            action = task.parse_action(text)
+        except ApbError:
+            continue  # e.g. an action whose cost the problem does not define: not a ground action of the task
         if action.never_applicable:
             found[text] = "static"
         elif any(f not in prover.relaxed.facts for f in action.pre):
