@@ -38,18 +38,10 @@ class GenerationStats:
 
 
 def resolve_dataset(source: str):
-    """A Dataset from a bundled domain name or any dataset folder (apb.datasets.resolve where it exists)."""
-    import apb.datasets as datasets
+    """A Dataset from a bundled domain name (its test split) or any dataset folder or problem file."""
+    from apb.datasets import resolve
 
-    if hasattr(datasets, "resolve"):
-        return datasets.resolve(str(source))
-    from apb.domains.registry import domain_names
-
-    if str(source).lower() in domain_names():
-        from apb.envs.problems import bundled_problems
-
-        return bundled_problems(str(source).lower(), "test")
-    return datasets.load_dataset(source)
+    return resolve(str(source))
 
 
 def check_choice(values: list[str], allowed: tuple[str, ...], what: str) -> list[str]:
@@ -77,7 +69,7 @@ class Generator:
         self._infos: dict[str, ProblemInfo] = {}
         self._failures: dict[tuple, int] = {}
         self._wordings: dict[tuple[str, str], Wording] = {}
-        self._domain_pddl = self.dataset.domain_file.read_text(encoding="utf-8")
+        self._domain_pddl = self.dataset.domain_text()
 
     def _more(self) -> bool:
         """Adds the situations of the next problem that loads; False when there are no problems left."""

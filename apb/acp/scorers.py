@@ -164,12 +164,17 @@ def _classification(q: Question, kind: str) -> list[str] | None:
     return sorted(found)
 
 
+def _none_check(q: Question, kind: str) -> Check:
+    """Whether "None" (nothing is unreachable) is right for a reach (atoms) or areach (actions) question."""
+    found = _classification(q, kind)
+    if found is None:
+        return Check(False, f"whether every one of the {kind} can occur is undecided within the budget")
+    return Check(not found, f"every one of the {kind} can occur" if not found else f"{found[0]} never can")
+
+
 def _sound_reach(q: Question, answer) -> Check:
     if answer is None:
-        found = _classification(q, "atoms")
-        if found is None:
-            return Check(False, "whether every atom is reachable is undecided within the budget")
-        return Check(not found, "every atom is reachable" if not found else f"{found[0]} can never hold")
+        return _none_check(q, "atoms")
     if q.source == "apb" and normal_atom(str(answer)) in q.gold.get("unreachable", ()):
         return Check(True, "proved unreachable when the question was generated")
     problem = static_problem(question_task(q)[0], str(answer))
@@ -180,10 +185,7 @@ def _sound_reach(q: Question, answer) -> Check:
 
 def _sound_areach(q: Question, answer) -> Check:
     if answer is None:
-        found = _classification(q, "actions")
-        if found is None:
-            return Check(False, "whether every action can apply is undecided within the budget")
-        return Check(not found, "every action can become applicable" if not found else f"{found[0]} never applies")
+        return _none_check(q, "actions")
     prover = question_prover(q)
     action = canonical_action(prover.task, answer)
     if action is None:

@@ -117,38 +117,29 @@ def _objects_of(task: Task, types: tuple[str, ...]) -> list[str]:
     return sorted(name for name, kind in task.objects.items() if task.domain.is_subtype(kind, types))
 
 
+def _ground_all(task: Task, schemas) -> list[str] | None:
+    """'(name arg ...)' for every type-consistent binding of (name, parameters) pairs; None above the limit."""
+    found: list[str] = []
+    for name, parameters in schemas:
+        domains = [_objects_of(task, p.types) for p in parameters]
+        for args in itertools.product(*domains):
+            found.append("(" + " ".join((name, *args)) + ")")
+            if len(found) > UNIVERSE_LIMIT:
+                return None
+    return found
+
+
 def atom_universe(task: Task) -> list[str] | None:
     """Every type-consistent ground atom of a fluent predicate (None when there are more than UNIVERSE_LIMIT)."""
     if task not in _ATOMS:
-        atoms: list[str] | None = []
         fluent = fluent_predicates(task)
-        for name, schema in task.domain.predicates.items():
-            if name not in fluent:
-                continue
-            domains = [_objects_of(task, p.types) for p in schema.parameters]
-            for args in itertools.product(*domains):
-                atoms.append("(" + " ".join((name, *args)) + ")")
-                if len(atoms) > UNIVERSE_LIMIT:
-                    atoms = None
-                    break
-            if atoms is None:
-                break
-        _ATOMS[task] = atoms
+        _ATOMS[task] = _ground_all(task, [(name, schema.parameters) for name, schema in
+                                          task.domain.predicates.items() if name in fluent])
     return _ATOMS[task]
 
 
 def action_universe(task: Task) -> list[str] | None:
     """Every type-consistent ground action (None when there are more than UNIVERSE_LIMIT)."""
     if task not in _ACTIONS:
-        actions: list[str] | None = []
-        for schema in task.domain.actions:
-            domains = [_objects_of(task, p.types) for p in schema.parameters]
-            for args in itertools.product(*domains):
-                actions.append("(" + " ".join((schema.name, *args)) + ")")
-                if len(actions) > UNIVERSE_LIMIT:
-                    actions = None
-                    break
-            if actions is None:
-                break
-        _ACTIONS[task] = actions
+        _ACTIONS[task] = _ground_all(task, [(schema.name, schema.parameters) for schema in task.domain.actions])
     return _ACTIONS[task]
