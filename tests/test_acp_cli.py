@@ -111,3 +111,21 @@ def test_audit_reports_pddl_apb_refuses_without_failing(capsys):
     assert main(["acp", "audit", str(DATA / "bad" / "refused_pddl.json")]) == 0
     out = capsys.readouterr().out
     assert "unchecked" in out and "durative" in out
+
+
+def test_eval_records_llm_failures_as_wrong_answers_and_takes_shots_from_another_file(generated, tmp_path, capsys):
+    script = tmp_path / "short.json"
+    script.write_text(json.dumps(["Answer: yes"] * 3))  # fewer responses than questions: later calls fail
+    run = tmp_path / "run"
+    assert main(["acp", "eval", str(DATA / "app" / "test.bool.json"), "--llm", f"scripted:{script}", "--shots", "2",
+                 "--shots-from", str(generated), "--concurrency", "1", "--out", str(run), "--no-progress"]) == 0
+    results = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert len(results) == 2 and all(r["error"] is None for r in results)
+    assert all(len(r["prompt"]) == 6 for r in results)  # system + 2 shots from the generated questions + question
+    assert [r["sound"] for r in results] == [True, False]
+    run2 = tmp_path / "run2"
+    assert main(["acp", "eval", str(generated), "--llm", f"scripted:{script}", "--shots", "0", "--concurrency", "1",
+                 "--out", str(run2), "--no-progress"]) == 0
+    results = [json.loads(line) for line in (run2 / "results.jsonl").read_text().splitlines()]
+    assert len(results) == 44 and sum(1 for r in results if r["error"]) == 41
+    assert not any(r["sound"] for r in results if r["error"])

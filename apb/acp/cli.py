@@ -70,8 +70,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     llm = make_llm(args.llm, cache=args.cache)
     target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
                                Path(args.questions).parent) / "eval")
+    examples = read_questions(args.shots_from) if args.shots_from else None
     summary = evaluate(questions, llm, target, shots=args.shots, cot=args.cot, concurrency=args.concurrency,
-                       resume=args.resume, progress=not args.no_progress)
+                       resume=args.resume, progress=not args.no_progress, examples=examples)
     scored = max(summary.scored, 1)
     out.print(f"{summary.scored} question(s) scored ({summary.skipped} done before): official "
               f"{summary.official / scored:.1%}, sound {summary.sound / scored:.1%}, {summary.errors} LLM error(s), "
@@ -150,6 +151,7 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     e.add_argument("questions", help="questions.jsonl, an ACPBench .json[.gz] file, or a folder of them")
     e.add_argument("--llm", required=True, help="LLM spec: openai:<model>, anthropic:<model>, local, scripted:<file>")
     e.add_argument("--shots", type=int, default=2, help="examples per prompt, from the same group (default 2)")
+    e.add_argument("--shots-from", help="take the examples from these questions (e.g. ACPBench's dev files)")
     e.add_argument("--cot", action="store_true", help="ask for step-by-step reasoning before 'Answer:'")
     e.add_argument("--concurrency", type=int, default=4)
     e.add_argument("--resume", action="store_true", help="skip the questions --out already has results for")

@@ -102,11 +102,12 @@ def _check_out(out: Path, resume: bool, meta: dict) -> set:
 
 
 async def _evaluate(questions: list[Question], llm, out: Path, *, shots: int, cot: bool, concurrency: int,
-                    resume: bool, progress: bool, max_tokens: int) -> EvalSummary:
+                    resume: bool, progress: bool, max_tokens: int, examples: list[Question] | None
+                    ) -> EvalSummary:
     meta = {"llm": getattr(llm, "spec", str(llm)), "shots": shots, "cot": cot, "questions": len(questions)}
     done = _check_out(out, resume, meta)
     pool: dict[str, list[Question]] = {}
-    for q in questions:
+    for q in questions if examples is None else examples:
         pool.setdefault(q.group, []).append(q)
     todo = [q for q in questions if q.id not in done]
     summary = EvalSummary(total=len(questions), skipped=len(questions) - len(todo))
@@ -152,14 +153,14 @@ async def _evaluate(questions: list[Question], llm, out: Path, *, shots: int, co
 
 
 def evaluate(questions: list[Question], llm, out: str | Path, *, shots: int = 2, cot: bool = False,
-             concurrency: int = 4, resume: bool = False, progress: bool = True, max_tokens: int = 1024
-             ) -> EvalSummary:
+             concurrency: int = 4, resume: bool = False, progress: bool = True, max_tokens: int = 1024,
+             examples: list[Question] | None = None) -> EvalSummary:
     """Asks `llm` every question (skipping finished ids with `resume`) and appends the scored results to
-    `OUT/results.jsonl`."""
+    `OUT/results.jsonl`. Shots come from `examples` (e.g. ACPBench's dev set), else from the other questions."""
     if shots < 0:
         raise ACPError(f"--shots must be 0 or more, got {shots}")
     return asyncio.run(_evaluate(questions, llm, Path(out), shots=shots, cot=cot, concurrency=concurrency,
-                                 resume=resume, progress=progress, max_tokens=max_tokens))
+                                 resume=resume, progress=progress, max_tokens=max_tokens, examples=examples))
 
 
 class _Bar:
