@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from apb.engine import Domain, Problem
-from apb.equivalence.closure import UNKNOWN, UNSOLVABLE, Budget, Closure, generic_closure, is_strips
+from apb.equivalence.closure import EXACT, PARTIAL, UNKNOWN, UNSOLVABLE, Budget, Closure, generic_closure, is_strips
 from apb.equivalence.graph import SceneGraph, isomorphism_mapping
-from apb.equivalence.rules import RULES
+from apb.equivalence.rules import DERIVATIONS, RULES
 from apb.equivalence.scene import Scene, as_domain, load_scene
 
 EQUIVALENT, NOT_EQUIVALENT, UNDECIDED = "equivalent", "not_equivalent", "unknown"
@@ -44,11 +44,22 @@ class EquivalenceResult:
 
 def full_specification(domain: Domain, scene: Scene, budget: Budget | None = None) -> Closure:
     """The goal's closure: a domain rule's where one applies, else the generic closure."""
-    for rule in RULES if is_strips(domain) else ():
+    strips = is_strips(domain)
+    for rule in RULES if strips else ():
         closure = rule(domain, scene)
         if closure is not None:
             return closure
-    return generic_closure(domain, scene, budget)
+    closure = generic_closure(domain, scene, budget)
+    if not strips or closure.status != PARTIAL or closure.upper is None:
+        return closure
+    lower = closure.lower
+    for derive in DERIVATIONS:
+        lower = derive(domain, scene, lower)
+    if lower == closure.lower or not lower <= closure.upper:
+        return closure
+    exact = lower == closure.upper
+    return Closure(EXACT if exact else PARTIAL, lower, closure.upper, closure.method + "+derived",
+                   "" if exact else closure.reason, closure.nodes)
 
 
 def _graph(domain: Domain, scene: Scene, scenes: dict) -> SceneGraph:

@@ -21,16 +21,18 @@ example and a spread of test problems; measured over all 20 test problems of eac
   with the goal; everything else in a goal state can be moved away, and the searches find that. 20/20 each.
 - Rovers, Satellite, Visitall, Movie, Goldminer: implied facts are never-deleted init facts, monotone landmarks
   (the analysis a communication needs) or forced by h^2 mutexes (a cleared location holding the gold); 20/20 each.
-- Depot and Floortile: some implied facts need a proof no cheap invariant gives (the top of a stack of crates,
-  a robot walled in by painted tiles), and refuting them needs long plans: exact on 10/20 and 14/20, otherwise
-  `partial` (lower and upper bounds differ by one to three facts), so comparisons there may answer `unknown`.
+- Floortile: the same, plus refutation by achieving another member of a candidate's exactly-one group with apb's
+  greedy planner (a robot elsewhere): 20/20.
+- Depot: a crate stands where its surface stands, a derivation (apb.equivalence.rules.depot_colocation) the pairwise
+  analyses cannot make; with it 18/20. The other two leave `clear` of a crate whose refutation (another stack on
+  it) the budget does not reach: `partial`, and comparisons there may answer `unknown`.
 """
 
 from __future__ import annotations
 
 import heapq
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from apb.engine import Domain, Literal, Task
 from apb.equivalence.invariants import GroundModel, Group, bits_of, mutex_groups, reachable_pairs
@@ -159,6 +161,28 @@ def _planner_witness(task: Task, search: _Search) -> tuple[int | None, bool]:
     return None, result.status == "unsolvable"
 
 
+def _alternative_witness(domain: Domain, scene: Scene, task: Task, model: GroundModel, groups: list[Group],
+                         fid: int, search: _Search) -> int | None:
+    """A goal state without fact `fid`, found by apb's greedy planner (h_FF) on the goal plus another member of an
+    exactly-one group of `fid` (which rules `fid` out); state bits of `task`, or None."""
+    index = {fact: i for i, fact in enumerate(model.facts)}
+    for group in groups:
+        if not group.exactly_one or fid not in group.members:
+            continue
+        for other in sorted(group.members - {fid}):
+            if search.nodes >= search.budget.total or search.out_of_time():
+                return None
+            fact = model.facts[other]
+            problem = replace(scene.problem, goal=(*scene.problem.goal, Literal(fact[0], tuple(fact[1:]))))
+            variant = Task(domain, problem)
+            result = solve(variant, "gbfs", timeout=search.seconds_left(), max_nodes=search.budget.search)
+            search.nodes += result.expanded
+            if result.solved:
+                state = variant.run(result.plan)
+                return bits_of(index[tuple(name[1:-1].split())] for name in variant.facts(state))
+    return None
+
+
 def _lower_bound(model: GroundModel, goal: set[int], goal_neg: set[int], groups: list[Group],
                  monotone: frozenset[str], pairs: list[int] | None) -> set[int] | None:
     """Fact ids proved true in every reachable goal state, or None when that set is contradictory (unsolvable)."""
@@ -241,7 +265,8 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
     def atoms(ids) -> frozenset:
         return static_init | frozenset(model.facts[i] for i in ids)
 
-    lower = _lower_bound(model, goal, goal_neg, mutex_groups(model, fluent), monotone_predicates(domain),
+    groups = mutex_groups(model, fluent)
+    lower = _lower_bound(model, goal, goal_neg, groups, monotone_predicates(domain),
                          reachable_pairs(model, MAX_PAIR_FACTS))
     if lower is None:
         return Closure(UNSOLVABLE, static_init | scene.goal, None, method, "the goal contradicts a mutex invariant")
@@ -281,6 +306,11 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
         found, _ = search.greedy(origin, 1 << fid)
         if found is not None:
             upper &= found
+    for fid in sorted(_ids(upper) - lower):  # still standing: make another member of its group true instead
+        if upper >> fid & 1:
+            found = _alternative_witness(domain, scene, task, model, groups, fid, search)
+            if found is not None:
+                upper &= found
     upper_ids = _ids(upper)
     status = EXACT if upper_ids == lower else PARTIAL
     reason = "" if status == EXACT else f"{len(upper_ids - lower)} candidate fact(s) neither proved nor refuted"

@@ -316,3 +316,42 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
 
 
 RULES = (blocksworld_closure, gripper_closure, floortile_closure)
+
+_DEPOT_SHAPE = sorted([
+    (3, ("at",), ("at",), ("at",)),
+    (4, ("at", "available", "clear", "on"), ("clear", "lifting"), ("at", "available", "clear", "on")),
+    (4, ("at", "available", "in"), ("lifting",), ("available", "in")),
+    (4, ("at", "clear", "lifting"), ("at", "available", "clear", "on"), ("clear", "lifting")),
+    (4, ("at", "lifting"), ("available", "in"), ("lifting",)),
+])
+
+
+def _colocated(facts) -> bool:
+    """Whether every crate in `facts` is where its surface is."""
+    place = {f[1]: f[2] for f in facts if f[0] == "at"}
+    return all(place.get(f[1]) == place.get(f[2]) for f in facts if f[0] == "on" and f[2] in place)
+
+
+def depot_colocation(domain: Domain, scene: Scene, facts: frozenset) -> frozenset:
+    """Depot: a crate stands where the surface under it stands (drop adds `on` and `at` together at the surface's
+    place, lift removes both, and a surface with a crate on it never moves), so `on x y` and `at y p` imply
+    `at x p` when the initial state already keeps that invariant. Returns `facts` with these implications added
+    (unchanged for other domains)."""
+    if _shape(domain, {}) != _DEPOT_SHAPE or not _colocated(scene.init):
+        return facts
+    derived = set(facts)
+    place = {f[1]: f[2] for f in facts if f[0] == "at"}
+    changed = True
+    while changed:
+        changed = False
+        for fact in [f for f in derived if f[0] == "on"]:
+            crate, surface = fact[1], fact[2]
+            if surface in place and crate not in place:
+                place[crate] = place[surface]
+                derived.add(("at", crate, place[surface]))
+                changed = True
+    return frozenset(derived)
+
+
+# Sound implications a domain adds to the generic closure's lower bound.
+DERIVATIONS = (depot_colocation,)
