@@ -4,8 +4,10 @@ replay, ACPBench's record format, determinism, and gold that never depends on th
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from conftest import require_reference
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +17,7 @@ from apb.acp.verify import verify
 from apb.domains.registry import domain_names
 
 BUDGET = 2000
+DATA = Path(__file__).resolve().parent / "data" / "acp"
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +118,19 @@ def test_group_names_round_trip():
             assert parse_group(f"{GROUPS[task]}_{'mc' if fmt == 'mcq' else fmt}") == (task, fmt)
     assert parse_group("reachability_bool") == ("reach", "bool")
     assert parse_group("nonsense") is None
+
+
+def test_nexta_follows_action_costs_not_plan_length():
+    questions, _ = generate(str(DATA / "costs"), tasks=["nexta"], count=2, budget=BUDGET)
+    q = next(q for q in questions if q.state == ["(at a)"])  # the non-goal states are (at a) and (at b)
+    assert q.answer["yes"] == ["(drive a b)"] and q.answer["opt"] == 2 and q.gold["h"]["(drive a c)"] == 0
+    assert score(q, "(drive a b)").sound and not score(q, "(drive a c)").sound
+
+
+def test_conditional_effects_domain_from_the_reference():
+    folder = require_reference().parent / "ipc-classical" / "miconic-simpleadl"
+    questions, _ = generate(str(folder), count=1, seed=1, budget=BUDGET)
+    assert {q.task for q in questions} >= {"app", "prog", "reach", "val", "just"}
+    for q in questions:
+        assert score(q, oracle_answer(q)).sound, q.group
+        assert verify(q) == [], q.group

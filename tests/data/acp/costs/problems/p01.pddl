@@ -1,0 +1,7 @@
+(define (problem detour)
+  (:domain roads)
+  (:objects a b c - place)
+  (:init (at a) (road a c) (road a b) (road b c) (road c a)
+         (= (length a c) 10) (= (length a b) 1) (= (length b c) 1) (= (length c a) 1) (= (total-cost) 0))
+  (:goal (at c))
+  (:metric minimize (total-cost)))
