@@ -167,3 +167,14 @@ def test_oracle_answers_score_on_released_fixtures():
     for q in read_questions(DATA):
         if q.format != "gen":
             assert score(q, oracle_answer(q)).official
+
+
+def test_a_line_cut_short_by_an_interruption_is_redone_on_resume(questions, tmp_path):
+    first = questions[:3]
+    evaluate(first, ScriptedLLM(lambda m: "Answer: yes"), tmp_path, shots=0, progress=False, concurrency=1)
+    results = tmp_path / RESULTS_FILE
+    lines = results.read_text().splitlines()
+    results.write_text("\n".join(lines[:2]) + "\n" + lines[2][:25])  # the process died while writing line 3
+    summary = evaluate(first, ScriptedLLM(lambda m: "Answer: no"), tmp_path, shots=0, resume=True, progress=False)
+    assert summary.skipped == 2 and summary.scored == 1
+    assert len(read_results(results)) == 3

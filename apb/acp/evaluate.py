@@ -88,6 +88,10 @@ class EvalSummary:
 def _check_out(out: Path, resume: bool, meta: dict) -> set:
     out.mkdir(parents=True, exist_ok=True)
     results = out / RESULTS_FILE
+    if resume and results.is_file():
+        text = results.read_text(encoding="utf-8")
+        if text and not text.endswith("\n"):  # a line cut short by an interruption: drop it, it is asked again
+            results.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
     done = {r.get("id") for r in read_results(results)}
     if done and not resume:
         raise ACPError(f"{out} already has {len(done)} results: rerun with --resume to continue, or use another --out")
