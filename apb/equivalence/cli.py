@@ -40,6 +40,7 @@ def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def cmd_equiv(args: argparse.Namespace) -> int:
+    """Prints the verdict (and the renaming or the reason); the exit code says it too."""
     budget = None if args.max_states is None else Budget(explore=args.max_states, search=args.max_states,
                                                          total=5 * args.max_states)
     result = check(args.domain, args.problem_a, args.problem_b, placeholder=args.placeholder, backend=args.backend,

@@ -69,6 +69,7 @@ class Closure:
 
     @property
     def exact(self) -> bool:
+        """Whether the closure is decided (exact, or the goal proved unsatisfiable)."""
         return self.status in (EXACT, UNSOLVABLE)
 
 

@@ -52,6 +52,7 @@ class SceneGraph:
         return copy
 
     def to_networkx(self) -> nx.DiGraph:
+        """The graph for networkx's matcher: node attribute `label`, edge attribute `pos`."""
         graph = nx.DiGraph()
         for node, label in enumerate(self.labels):
             graph.add_node(node, label=label)

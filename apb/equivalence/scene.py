@@ -32,6 +32,7 @@ class Scene:
 
     @property
     def num_objects(self) -> int:
+        """Objects declared by the problem (domain constants not counted)."""
         return len(self.objects)
 
 

@@ -39,6 +39,7 @@ def add_nl2pddl_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    """Prints the (parseable, solvable, correct) triple and what decided it."""
     result = assess(Path(args.gold), Path(args.predicted), args.domain, placeholder=args.placeholder)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
