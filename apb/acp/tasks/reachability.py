@@ -67,7 +67,9 @@ def _unreachable_options(sit: Situation, rng: random.Random, count: int) -> list
     singles = unreachable_atoms(sit.prover, pick(rng, universe, 400))
     reachable = reachable_atoms(sit)
     options = []
-    for atom in pick(rng, list(singles), count):
+    # atoms only exhaustive search rules out are the subtle ones; relaxed-unreachable ones are often ill-matched
+    subtle = [a for a, method in singles.items() if method == "exhaustive"]
+    for atom in pick(rng, subtle if subtle and rng.random() < 0.7 else list(singles), count):
         verdict = sit.prover.atoms([atom])
         if verdict.value is False:
             options.append(([atom], verdict.proof))
@@ -158,7 +160,7 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
     # never-applicable actions among those grounding keeps (reachable in the problem) are the harder distractors
     unreachable = unreachable_actions(prover, pick(rng, universe or [str(a) for a in task.actions], 400))
     hard = [a for a, m in unreachable.items() if m != "static"]
-    never = hard if hard and rng.random() < 0.7 else list(unreachable)
+    never = hard if hard and rng.random() < 0.9 else list(unreachable)
     if fmt == "bool":
         pool = later if want else never
         if not pool:
