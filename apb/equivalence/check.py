@@ -36,7 +36,8 @@ class EquivalenceResult:
 
     def to_dict(self) -> dict:
         """A JSON-ready summary."""
-        out = {"verdict": self.verdict, "mapping": self.mapping, "reason": self.reason}
+        mapping = dict(sorted(self.mapping.items())) if self.mapping else self.mapping
+        out = {"verdict": self.verdict, "mapping": mapping, "reason": self.reason}
         if self.closures:
             out["closures"] = [{"method": c.method, "status": c.status, "facts": len(c.lower)} for c in self.closures]
         return out
