@@ -82,6 +82,7 @@ class Question:
     query: str | None = None
     source: str = "apb"
     origin: str = ""
+    budget: int = 20000  # states a proof may enumerate (generation's --budget); replays use the same
 
     @property
     def group(self) -> str:

@@ -57,7 +57,7 @@ def question_prover(q: Question) -> Prover:
     key = (q.domain_pddl, q.problem_pddl)
     prover = _PROVERS.get(key)
     if prover is None or prover.task is not task:
-        prover = _PROVERS[key] = Prover(task, state)
+        prover = _PROVERS[key] = Prover(task, state, budget=q.budget)
         if len(_PROVERS) > _CACHED:
             _PROVERS.popitem(last=False)
     return prover

@@ -84,7 +84,7 @@ class Situation:
         return Question(id=qid, task=task, format=fmt, domain=info.dataset, problem=info.problem,
                         state=list(self.facts), goal=[str(lit) for lit in self.task.goal], item=item,
                         options=options, answer=answer, gold=gold, proof=proof, domain_pddl=info.domain_pddl,
-                        problem_pddl=self.problem_pddl(), origin=self.origin)
+                        problem_pddl=self.problem_pddl(), origin=self.origin, budget=info.space.budget)
 
 
 def atom_literal(atom: str) -> Literal:
