@@ -76,3 +76,13 @@ def test_cached_calls_are_counted_from_the_footers(tmp_path):
     assert summary["llm_calls"] == 6 and summary["cached_calls"] == 6 == again.totals.cached_calls
     assert [f["cached_calls"] for f in footers(tmp_path / "again")] == [6]
     assert summary["tokens"] == first["tokens"]  # replays are recorded with the tokens they stand for
+
+
+def test_what_an_agent_does_in_reset_is_written_to_the_trajectory(tmp_path):
+    # the planner agents plan in reset: their planner event goes with the first step, or the footer when the
+    # episode has no step (an unsolvable task stops in reset)
+    specs = plan_episodes(["blocksworld"], ["bfs"], [1], max_steps=3)
+    asyncio.run(run_eval(specs, tmp_path / "run", concurrency=1))
+    episode = read_trajectory(next((tmp_path / "run" / "episodes").glob("*.jsonl")))
+    assert episode["steps"][0]["events"][0]["type"] == "planner"
+    assert [e["type"] for s in episode["steps"] for e in s["events"]].count("planner") == 1

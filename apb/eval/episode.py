@@ -8,6 +8,7 @@ import datetime as _dt
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from apb.eval.trajectory import (
     error_footer,
     footer_from_result,
     prompts_hash,
+    slim_event,
 )
 
 
@@ -143,11 +145,14 @@ def run_one(spec: EpisodeSpec, out_dir: str | Path, *, llm: Any = None, stop: th
         finally:
             with contextlib.suppress(Exception):
                 agent.close()
-        for record in result.steps:
-            writer.step(record)
+        for number, record in enumerate(result.steps):
+            # what the agent did in reset (an LLM call, a planner run) is written with the first step
+            writer.step(replace(record, events=[*result.pre_events, *record.events]) if number == 0 else record)
             if on_step is not None:
                 on_step(record)
         footer = footer_from_result(result, seconds=time.perf_counter() - start, optimal_plan_length=optimal)
+        if not result.steps and result.pre_events:  # no step to carry them: the footer does
+            footer["reset_events"] = [slim_event(e) for e in result.pre_events]
         writer.footer(footer)
         return footer
     except BaseException:
