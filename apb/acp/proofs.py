@@ -217,8 +217,13 @@ def static_problem(task: Task, atom: str) -> dict | None:
 
 
 def fluent_predicates(task: Task) -> set[str]:
-    """Predicates some action changes."""
-    return {lit.predicate for schema in task.domain.actions for lit in schema.effects}
+    """Predicates some action changes (conditional effects included) and derived predicates."""
+    domain = task.domain
+    found = {lit.predicate for schema in domain.actions for lit in schema.effects}
+    found.update(effect.literal.predicate for schema in domain.actions
+                 for effect in getattr(schema, "conditional_effects", ()))
+    found.update(getattr(domain, "derived_predicates", frozenset()))
+    return found
 
 
 def check_proof(task: Task, state: State, kind: str, claim, verdict: Verdict, *,
