@@ -178,3 +178,15 @@ def test_a_line_cut_short_by_an_interruption_is_redone_on_resume(questions, tmp_
     summary = evaluate(first, ScriptedLLM(lambda m: "Answer: no"), tmp_path, shots=0, resume=True, progress=False)
     assert summary.skipped == 2 and summary.scored == 1
     assert len(read_results(results)) == 3
+
+
+def test_audit_proofs_replay_with_the_engine():
+    from apb.acp.audit import audit
+    from apb.acp.space import replay
+    from apb.acp.truth import question_task
+
+    findings = {f.id: f for f in audit(read_questions(DATA)) if f.kind == "wrong"}
+    witness = findings[141].proof
+    task, state = question_task(fixture("reach", 141))
+    assert witness["method"] == "plan" and task.holds(replay(task, state, witness["plan"])[-1], "(at c0 l1)")
+    assert findings[142].proof["method"] == "relaxed" and findings[181].proof["method"] == "relaxed-achievers"
