@@ -81,7 +81,7 @@ def test_audit_finds_the_deliberately_wrong_gold(capsys):
 
 def test_audit_of_generated_questions_finds_nothing(generated, capsys):
     assert main(["acp", "audit", str(generated)]) == 0
-    assert "0 with provably wrong gold, 0 not checkable" in capsys.readouterr().out
+    assert "0 with provably wrong gold (0 finding(s)), 0 not checkable" in capsys.readouterr().out
 
 
 def test_importer_reads_released_layout():

@@ -153,13 +153,18 @@ def _land(q, found):
         verdict = prover.landmark(atom)
         if verdict.value is True:
             findings.append(found("wrong", f"{atom} is listed as a non-landmark but is a landmark", verdict.proof))
-    if not gold.get("yes"):
-        classified = classify_landmarks(question_situation(q))
-        if classified and classified[0]:
-            landmarks = classified[0]
-            atom = sorted(landmarks, key=lambda a: (landmarks[a].get("method") == "goal", a))[0]
-            findings.append(found("wrong", f"the gold lists no landmark (None), but {atom} is one "
-                                  f"({len(landmarks)} landmarks)", landmarks[atom]))
+    classified = classify_landmarks(question_situation(q))
+    # goal facts are landmarks trivially; a gold that leaves them out may mean to, so only others are reported
+    landmarks = {a: p for a, p in (classified[0] if classified else {}).items() if p.get("method") != "goal"}
+    listed = {normal_atom(a) for a in [*(gold.get("yes") or []), *(gold.get("no") or [])]}
+    missing = sorted(a for a in landmarks if a not in listed)
+    if not gold.get("yes") and landmarks:
+        atom = sorted(landmarks)[0]
+        findings.append(found("wrong", f"the gold lists no landmark (None), but {atom} is one "
+                              f"({len(landmarks)} landmarks)", landmarks[atom]))
+    elif missing:
+        findings.append(found("wrong", f"the gold's landmarks miss {', '.join(missing)}",
+                              {a: landmarks[a] for a in missing}))
     return findings
 
 

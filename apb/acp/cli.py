@@ -123,8 +123,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
             out.print(f"  proof: {escape(json.dumps(finding.proof)[:600])}")
     if args.json:
         Path(args.json).write_text(json.dumps([f.to_dict() for f in findings], indent=1) + "\n", encoding="utf-8")
-    out.print(f"{len(generative)} generative question(s) checked: {len(wrong)} with provably wrong gold, "
-              f"{len(findings) - len(wrong)} not checkable")
+    out.print(f"{len(generative)} generative question(s) checked: {len({f.id for f in wrong})} with provably wrong "
+              f"gold ({len(wrong)} finding(s)), {len(findings) - len(wrong)} not checkable")
     return 0
 
 
