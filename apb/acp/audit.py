@@ -105,10 +105,16 @@ def _reach_like(q, found, kind: str):
         if verdict.value is True:
             findings.append(found("wrong", f"{item} is in the gold but can become "
                                   + ("true" if kind == "atoms" else "applicable"), verdict.proof))
-    if not gold:
-        universe = atom_universe(task) if kind == "atoms" else action_universe(task)
-        unreachable = (unreachable_atoms(prover, universe) if kind == "atoms"
-                       else unreachable_actions(prover, universe)) if universe else {}
+    universe = atom_universe(task) if kind == "atoms" else action_universe(task)
+    unreachable = (unreachable_atoms(prover, universe) if kind == "atoms"
+                   else unreachable_actions(prover, universe)) if universe else {}
+    if gold:
+        listed = {normal_atom(str(a)) for a in gold}
+        others = sorted(a for a in unreachable if a not in listed)
+        if others:
+            findings.append(found("note", f"{len(others)} more correct answer(s) than the gold lists, which the "
+                                  f"official scorer rejects, e.g. {others[0]}", {others[0]: unreachable[others[0]]}))
+    else:
         if unreachable:
             item = sorted(unreachable)[0]
             verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))

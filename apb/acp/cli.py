@@ -115,8 +115,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
         raise ACPError(f"{args.file}: no generative questions to audit (bool and MCQ records carry no PDDL)")
     findings = audit(generative)
     wrong = [f for f in findings if f.kind == "wrong"]
+    notes = [f for f in findings if f.kind == "note"]
     for finding in findings:
-        colour = "red" if finding.kind == "wrong" else "yellow"
+        colour = {"wrong": "red", "note": "cyan"}.get(finding.kind, "yellow")
         out.print(f"[{colour}]{finding.kind}[/{colour}] {finding.group} {finding.id} ({escape(finding.domain)}): "
                   f"{escape(finding.message)}")
         if finding.proof:
@@ -124,7 +125,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps([f.to_dict() for f in findings], indent=1) + "\n", encoding="utf-8")
     out.print(f"{len(generative)} generative question(s) checked: {len({f.id for f in wrong})} with provably wrong "
-              f"gold ({len(wrong)} finding(s)), {len(findings) - len(wrong)} not checkable")
+              f"gold ({len(wrong)} finding(s)), {len({f.id for f in notes})} whose gold misses correct answers, "
+              f"{len(findings) - len(wrong) - len(notes)} not checkable")
     return 0
 
 
