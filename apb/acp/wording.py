@@ -56,11 +56,16 @@ class Wording:
     def plan(self, plan: list[str]) -> str:
         return "[" + ", ".join(self.action(a) for a in plan) + "]"
 
+    def inner(self, action: str) -> str:
+        """An action for a template that puts it in parentheses: PDDL loses its own outer pair."""
+        text = self.action(action)
+        return text[1:-1] if self.view == "pddl" else text
+
     def steps(self, plan: list[str], steps: list[int]) -> str:
         """'the action at step 3 (X)' or 'the actions at steps 3 and 4 (X and Y)' (steps 0-based in data)."""
         p = self.p["just"]
         if len(steps) == 1:
-            return p["steps_one"].format(step=steps[0] + 1, action=self.action(plan[steps[0]]))
+            return p["steps_one"].format(step=steps[0] + 1, action=self.inner(plan[steps[0]]))
         return p["steps_two"].format(step=steps[0] + 1, next=steps[1] + 1, action=self.action(plan[steps[0]]),
                                      next_action=self.action(plan[steps[1]]))
 
@@ -115,7 +120,7 @@ class Wording:
             kind = option["claim"]
             if kind == "step":
                 return p["option"]["step"].format(step=option["step"] + 1,
-                                                  action=self.action(q.item["plan"][option["step"]]))
+                                                  action=self.inner(q.item["plan"][option["step"]]))
             return p["option"][kind]
         if q.task == "just":
             return self.steps(q.item["plan"], option["steps"])
