@@ -67,6 +67,7 @@ class Prover:
         self._h2: H2 | None = None
         self._h2_factory = h2  # h^2 from an ancestor state (e.g. the initial state) is valid here too
         self._union = None
+        self.memo: dict = {}  # analyses of this state computed by callers (e.g. the actions that can apply)
 
     # ---- shared analyses -----------------------------------------------------------------------------------------
     @property

@@ -114,13 +114,15 @@ def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
 
 
 def reachable_actions(prover: Prover) -> set[str]:
-    """Actions applicable in some enumerated state reachable from the state."""
-    space = prover.space
-    found = set()
-    for node in prover.nodes:
-        if node < len(space.succ):
-            found.update(str(space.actions[aid]) for aid, _ in space.succ[node])
-    return found
+    """Actions applicable in some enumerated state reachable from the state (computed once per prover)."""
+    if "reachable_actions" not in prover.memo:
+        space = prover.space
+        ids = set()
+        for node in prover.nodes:
+            if node < len(space.succ):
+                ids.update(aid for aid, _ in space.succ[node])
+        prover.memo["reachable_actions"] = {str(space.actions[aid]) for aid in ids}
+    return prover.memo["reachable_actions"]
 
 
 def unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
