@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from apb.engine.formulas import NNF, RelaxedFacts, bindings_of, predicates_of, to_nnf
-from apb.engine.model import ActionSchema, Axiom, Domain, Literal, Problem
+from apb.engine.model import ActionSchema, And, Axiom, Domain, Literal, Problem
 from apb.engine.reader import split_conjuncts
 
 Fact = tuple  # (predicate, arg, ...)
@@ -81,8 +81,24 @@ class _SchemaGrounder:
         self.order = self._join_order(positives, static_preds)
         bound = {a for lit in positives for a in lit.args if a.startswith("?")}
         self.free = [p for p in self.params if p not in bound]
-        self.filters = [lit for lit in schema.precondition
-                        if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
+        filters = [lit for lit in schema.precondition
+                   if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
+        # Each filter is tested as soon as the join has bound its variables (`early[depth]`), else at the end.
+        self.early: list[list[Literal]] = [[] for _ in self.order]
+        self.filters = []
+        seen: set[str] = set()
+        first_bound: dict[str, int] = {}
+        for depth, lit in enumerate(self.order):
+            for a in lit.args:
+                if a.startswith("?") and a not in seen:
+                    seen.add(a)
+                    first_bound[a] = depth
+        for lit in filters:
+            variables = [a for a in lit.args if a.startswith("?")]
+            if self.order and all(v in first_bound for v in variables):
+                self.early[max((first_bound[v] for v in variables), default=0)].append(lit)
+            else:
+                self.filters.append(lit)
         self.static_facts = static_facts
         # ADL parts, checked by relaxed evaluation; the schema is re-enumerated when any predicate they use grows.
         self.complex: list[NNF] = [to_nnf(part) for part in schema.complex_precondition]
@@ -144,7 +160,7 @@ class _SchemaGrounder:
                 elif previous != value:  # the same variable twice in one literal
                     ok = False
                     break
-            if ok:
+            if ok and all(self._filter_holds(f, extended) for f in self.early[depth]):
                 yield from self._join(index, depth + 1, extended)
 
     def _complete(self, binding: dict[str, str], depth: int) -> Iterator[tuple[str, ...]]:
@@ -179,6 +195,42 @@ def _axiom_schema(axiom: Axiom) -> ActionSchema:
     return ActionSchema(f"(:derived {axiom.predicate})", axiom.parameters, literals, (head,), rest)
 
 
+MAX_SPLIT = 16
+
+
+def _variants(schema: ActionSchema) -> list[ActionSchema]:
+    """The schema, or one copy per disjunct when its complex precondition is a small disjunction of literal
+    conjunctions (as Fast Downward splits operators): each copy's literals then drive the join, instead of every
+    binding of the literal part being tested against the whole disjunction."""
+    if not schema.complex_precondition:
+        return [schema]
+    disjuncts = _dnf(to_nnf(And(schema.complex_precondition)))
+    if disjuncts is None:
+        return [schema]
+    return [replace(schema, precondition=(*schema.precondition, *conj), complex_precondition=())
+            for conj in disjuncts]
+
+
+def _dnf(node: NNF) -> list[tuple[Literal, ...]] | None:
+    """The disjuncts of an NNF formula without quantifiers, or None when it has quantifiers or too many."""
+    if node.kind == "lit":
+        return [(node.literal,)]
+    if node.kind not in ("and", "or"):
+        return None
+    parts = [_dnf(p) for p in node.parts]
+    if any(p is None for p in parts):
+        return None
+    if node.kind == "or":
+        result = [conj for p in parts for conj in p]
+    else:
+        result = [()]
+        for p in parts:
+            result = [(*a, *b) for a in result for b in p]
+            if len(result) > MAX_SPLIT:
+                return None
+    return result if len(result) <= MAX_SPLIT else None
+
+
 def fluent_predicates(domain: Domain) -> frozenset[str]:
     """Predicates some action may change (also conditionally) or some axiom derives."""
     preds = {e.predicate for a in domain.actions for e in a.effects}
@@ -206,7 +258,12 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
         index.add(fact)
     relaxed = RelaxedFacts(static_preds, static_facts, index.facts, objects_of)
     schemas = [*domain.actions, *(_axiom_schema(axiom) for axiom in domain.axioms)]
-    grounders = [_SchemaGrounder(s, domain, objects_of, static_preds, static_facts) for s in schemas]
+    owners: list[int] = []  # the schema each grounder enumerates (a schema may be split by disjunction)
+    grounders = []
+    for i, schema in enumerate(schemas):
+        for variant in _variants(schema):
+            owners.append(i)
+            grounders.append(_SchemaGrounder(variant, domain, objects_of, static_preds, static_facts))
     n_actions = len(domain.actions)
     changed_at: dict[str, int] = defaultdict(int)
     enumerated_at: dict[int, int] = {}
@@ -228,7 +285,8 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
                 if grounder.complex and args not in passed:
                     # An axiom instance whose head is reached already is kept unchecked: a body that can never
                     # hold only costs a ground axiom that simplifies away or never fires.
-                    head_known = k >= n_actions and (grounder.schema.effects[0].predicate, *args) in index.facts
+                    head_known = owners[k] >= n_actions and \
+                        (grounder.schema.effects[0].predicate, *args) in index.facts
                     if not head_known and not all(relaxed.holds(c, binding) for c in grounder.complex):
                         continue
                     passed.add(args)
@@ -248,8 +306,10 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
                         changed_at[fact[0]] = generation
                         progress = True
             results[k] = found
-    n = len(domain.actions)
-    bindings = [(g.schema, args) for k, g in enumerate(grounders[:n]) for args in results.get(k, [])]
-    axiom_bindings = [(axiom, args) for axiom, k in zip(domain.axioms, range(n, len(grounders)))
-                      for args in results.get(k, [])]
+    per_schema: list[dict] = [{} for _ in schemas]
+    for k, owner in enumerate(owners):
+        per_schema[owner].update(dict.fromkeys(results.get(k, [])))
+    bindings = [(schema, args) for schema, found in zip(domain.actions, per_schema) for args in found]
+    axiom_bindings = [(axiom, args) for axiom, found in zip(domain.axioms, per_schema[n_actions:])
+                      for args in found]
     return GroundingResult(objects, static_facts, fluent_preds, index.facts, bindings, axiom_bindings, objects_of)
