@@ -71,14 +71,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
             out.print(f"[red]Plan invalid[/red]: {escape(_plan_failure_text(result, plan_path))}")
         return EXIT_NEGATIVE
     if not args.json:
-        out.print(f"[green]Plan valid[/green]: {result.steps} step(s), goal reached.")
+        cost = f", cost {result.cost:g}" if task.has_costs else ""
+        out.print(f"[green]Plan valid[/green]: {result.steps} step(s){cost}, goal reached.")
     return EXIT_OK
 
 
 def _validation_json(result: ValidationResult, plan: str) -> dict:
     return {"plan": plan, "valid": result.valid, "steps": result.steps, "failed_step": result.failed_step,
             "failed_action": result.failed_action, "line": result.line, "kind": result.kind,
-            "unmet": result.unmet, "reason": result.reason}
+            "unmet": result.unmet, "reason": result.reason, "cost": result.cost}
 
 
 def _validate_dataset(folder: Path) -> int:
