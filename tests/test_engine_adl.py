@@ -174,3 +174,16 @@ def test_strips_tasks_keep_the_fast_representation():
     task = task_of("glued")
     assert task.is_strips and task.axioms is None and task.goal_extra == ()
     assert all(a.is_strips and a.cost == 1 for a in task.actions)
+
+
+@pytest.mark.parametrize(("goal", "reached", "unmet"), [
+    ("(and (done t1) (= t1 t1))", True, []),
+    ("(and (done t1) (not (= t1 t1)))", False, ["(not (= t1 t1))"]),
+    ("(or (= t1 t2) (done t1))", True, []),
+])
+def test_equality_in_goals(goal, reached, unmet):
+    problem = (f"(define (problem q) (:domain glued) (:objects t1 t2 - thing) (:init (ready t1)) "
+               f"(:goal {goal}))")
+    task = load_task(ADL / "glued-domain.pddl", problem)
+    state = task.apply(task.initial_state, "(finish t1)")
+    assert task.is_goal(state) == reached and task.unsatisfied_goals(state) == unmet

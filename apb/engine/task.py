@@ -61,7 +61,7 @@ class Task:
         self._static = g.static_facts
         self._fluent_preds = g.fluent_predicates
         static_preds = frozenset(domain.predicates) - g.fluent_predicates
-        goal_facts = [(lit.predicate, *lit.args) for lit in problem.goal]
+        goal_facts = [(lit.predicate, *lit.args) for lit in problem.goal if lit.predicate != "="]
         table = {f for f in g.reachable_facts if f[0] in g.fluent_predicates}
         table.update(goal_facts)
         ordered = sorted(table)
@@ -99,9 +99,12 @@ class Task:
             init_bits = self.axioms.closure(init_bits)
         self.initial_state = State(init_bits)
         self.goal: tuple[Literal, ...] = problem.goal
-        goal_pos = [self._fact_ids[(lit.predicate, *lit.args)] for lit in problem.goal if lit.positive]
-        goal_neg = [self._fact_ids[(lit.predicate, *lit.args)] for lit in problem.goal if not lit.positive]
-        parts = [self._formulas.ground(to_nnf(part), {}) for part in problem.complex_goal]
+        atoms = [lit for lit in problem.goal if lit.predicate != "="]  # equalities are decided like formulas
+        goal_pos = [self._fact_ids[(lit.predicate, *lit.args)] for lit in atoms if lit.positive]
+        goal_neg = [self._fact_ids[(lit.predicate, *lit.args)] for lit in atoms if not lit.positive]
+        self._goal_atoms = tuple(atoms)
+        formulas = [*(lit for lit in problem.goal if lit.predicate == "="), *problem.complex_goal]
+        parts = [self._formulas.ground(to_nnf(part), {}) for part in formulas]
         self.goal_parts = tuple(p for p in parts if p.const is not True)
         for part in self.goal_parts:
             if part.const is None and mask_decided(part):
@@ -349,7 +352,7 @@ class Task:
         """Why `state` is not a goal state, as apb.engine.explain.Unmet trees; empty iff it is."""
         bits = state.bits
         unmet: list[Unmet] = []
-        for lit in self.goal:
+        for lit in self._goal_atoms:
             fid = self._fact_ids[(lit.predicate, *lit.args)]
             unmet.extend(self._explainer.literal(fid, lit.positive, str(lit), bits))
         for part in self.goal_parts:
