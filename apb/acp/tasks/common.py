@@ -12,7 +12,7 @@ from apb.acp.proofs import Prover, fluent_predicates
 from apb.acp.records import LABELS, Question, question_id
 from apb.acp.relaxation import H2
 from apb.acp.space import StateSpace
-from apb.engine import Literal, State, Task, problem_to_pddl
+from apb.engine import ApbError, GroundAction, Literal, State, Task, problem_to_pddl
 
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
@@ -111,6 +111,7 @@ def pick(rng: random.Random, items: list, count: int) -> list:
 
 _ATOMS: weakref.WeakKeyDictionary[Task, list[str]] = weakref.WeakKeyDictionary()
 _ACTIONS: weakref.WeakKeyDictionary[Task, list[str]] = weakref.WeakKeyDictionary()
+_PARSED: weakref.WeakKeyDictionary[Task, dict] = weakref.WeakKeyDictionary()
 
 
 def _objects_of(task: Task, types: tuple[str, ...]) -> list[str]:
@@ -143,3 +144,17 @@ def action_universe(task: Task) -> list[str] | None:
     if task not in _ACTIONS:
         _ACTIONS[task] = _ground_all(task, [(schema.name, schema.parameters) for schema in task.domain.actions])
     return _ACTIONS[task]
+
+
+def parsed_action(task: Task, text: str) -> GroundAction | None:
+    """`task.parse_action(text)`, remembered per task; None when the task cannot ground it (e.g. an action whose
+    cost the problem does not define)."""
+    cache = _PARSED.get(task)
+    if cache is None:
+        cache = _PARSED[task] = {}
+    if text not in cache:
+        try:
+            cache[text] = task.parse_action(text)
+        except ApbError:
+            cache[text] = None
+    return cache[text]

@@ -10,13 +10,34 @@ from the question's state was enumerated completely.
 from __future__ import annotations
 
 import random
+import weakref
 
 from apb.acp.proofs import Prover, fact_key
 from apb.acp.records import Question
-from apb.acp.tasks.common import Situation, action_universe, arrange, atom_universe, pick
-from apb.engine import ApbError, State
+from apb.acp.tasks.common import Situation, action_universe, arrange, atom_universe, parsed_action, pick
+from apb.engine import State
 
 PAIR_TRIES = 40
+_GROUNDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def grounded_actions(task) -> dict:
+    """The task's ground actions by their PDDL string (built once per task; its keys are the fallback universe
+    of actions when the type-consistent one is too big)."""
+    if task not in _GROUNDED:
+        _GROUNDED[task] = {str(a): a for a in task.actions}
+    return _GROUNDED[task]
+
+
+def action_candidates(task) -> list[str]:
+    """The universe of actions of a task: every type-consistent binding, else (too many) the grounded ones."""
+    universe = action_universe(task)
+    if universe is None:
+        if task not in _NAMES:
+            _NAMES[task] = list(grounded_actions(task))
+        universe = _NAMES[task]
+    return universe
 
 
 def reachable_atoms(sit: Situation) -> list[str]:
@@ -26,9 +47,22 @@ def reachable_atoms(sit: Situation) -> list[str]:
     return [task.fact_names[i] for i in task.fact_ids(State(bits)) if task.fact_names[i] not in task.static_facts]
 
 
+def _memo(prover: Prover, name: str, universe: list[str], compute) -> dict[str, str]:
+    """A classification of a task's universe of atoms or actions, computed once per prover (a task has one
+    universe of each kind)."""
+    key = (name, len(universe))
+    if key not in prover.memo:
+        prover.memo[key] = compute()
+    return prover.memo[key]
+
+
 def unreachable_atoms(prover: Prover, universe: list[str]) -> dict[str, str]:
     """Atoms of the universe proved unreachable, with the method of the proof (relaxed, or exhaustive when the
-    space from the state is complete)."""
+    space from the state is complete); computed once per prover and universe."""
+    return _memo(prover, "atoms", universe, lambda: _unreachable_atoms(prover, universe))
+
+
+def _unreachable_atoms(prover: Prover, universe: list[str]) -> dict[str, str]:
     relaxed = prover.relaxed.facts
     union = prover.reachable_bits()
     found = {}
@@ -64,7 +98,8 @@ def _reachable_option(sit: Situation, rng: random.Random, reachable: list[str]) 
 def _unreachable_options(sit: Situation, rng: random.Random, count: int) -> list[tuple[list[str], dict]]:
     """Unreachable single atoms and mutex pairs, about half each where both exist."""
     universe = atom_universe(sit.task) or []
-    singles = unreachable_atoms(sit.prover, pick(rng, universe, 400))
+    found = unreachable_atoms(sit.prover, universe)
+    singles = {atom: found[atom] for atom in pick(rng, list(found), 400)}
     reachable = reachable_atoms(sit)
     options = []
     # atoms only exhaustive search rules out are the subtle ones; relaxed-unreachable ones are often ill-matched
@@ -126,19 +161,28 @@ def reachable_actions(prover: Prover) -> set[str]:
 
 
 def unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
-    """Actions of the universe proved never applicable (static, relaxed, or exhaustive on a complete space)."""
+    """Actions of the universe proved never applicable (static, relaxed, or exhaustive on a complete space);
+    computed once per prover and universe."""
+    return _memo(prover, "actions", universe, lambda: _unreachable_actions(prover, universe))
+
+
+def _unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
+    """Methods: 'ungrounded' (grounding drops the action: a static precondition is false, or it is delete-relaxed
+    unreachable from the task's initial state, which the state is reachable from), 'relaxed' (from the state),
+    'exhaustive'."""
     task = prover.task
     reachable = reachable_actions(prover)
+    grounded = grounded_actions(task)
+    costs = bool(getattr(task, "has_costs", False))
     found = {}
     for text in universe:
         if text in reachable:
             continue
-        try:
-            action = task.parse_action(text)
-        except ApbError:
-            continue  # e.g. an action whose cost the problem does not define: not a ground action of the task
-        if action.never_applicable:
-            found[text] = "static"
+        action = grounded.get(text)
+        if action is None:
+            # with action costs, a binding whose cost the problem does not define is not an action of the task
+            if not costs or parsed_action(task, text) is not None:
+                found[text] = "ungrounded"
         elif any(f not in prover.relaxed.facts for f in action.pre):
             found[text] = "relaxed"
         elif prover.exhaustive:
@@ -153,15 +197,16 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
         if universe is None or not prover.exhaustive:
             return None
         found = unreachable_actions(prover, universe)
-        proof = {"method": "classification", "static": sorted(a for a, m in found.items() if m == "static"),
+        proof = {"method": "classification", "ungrounded": sorted(a for a, m in found.items() if m == "ungrounded"),
                  "relaxed": sorted(a for a, m in found.items() if m == "relaxed"), "exhaustive": len(prover.nodes)}
         return sit.question("areach", fmt, {}, sorted(found) or None, {"unreachable": sorted(found)}, proof)
     reachable = sorted(reachable_actions(prover))
     applicable = {str(a) for a in task.applicable(sit.state)}
     later = [a for a in reachable if a not in applicable] or reachable
     # never-applicable actions among those grounding keeps (reachable in the problem) are the harder distractors
-    unreachable = unreachable_actions(prover, pick(rng, universe or [str(a) for a in task.actions], 400))
-    hard = [a for a, m in unreachable.items() if m != "static"]
+    found = unreachable_actions(prover, action_candidates(task))
+    unreachable = {action: found[action] for action in pick(rng, list(found), 400)}
+    hard = [a for a, m in unreachable.items() if m != "ungrounded"]
     never = hard if hard and rng.random() < 0.9 else list(unreachable)
     if fmt == "bool":
         pool = later if want else never
