@@ -14,8 +14,25 @@ from apb.engine.errors import (
     PlanError,
     UnsupportedFeatureError,
 )
+from apb.engine.explain import Unmet
 from apb.engine.loader import load_domain, load_problem, load_task
-from apb.engine.model import ActionSchema, Domain, Literal, Parameter, PredicateSchema, Problem
+from apb.engine.model import (
+    ActionSchema,
+    And,
+    Axiom,
+    ConditionalEffect,
+    CostTerm,
+    Domain,
+    Exists,
+    Forall,
+    Imply,
+    Literal,
+    Not,
+    Or,
+    Parameter,
+    PredicateSchema,
+    Problem,
+)
 from apb.engine.parser import parse_domain, parse_problem
 from apb.engine.plans import Plan, PlanStep, format_plan, parse_plan, read_plan, write_plan
 from apb.engine.task import GroundAction, State, Task, ValidationResult
@@ -24,11 +41,20 @@ from apb.engine.writer import domain_to_pddl, problem_to_pddl
 __all__ = [
     "ActionError",
     "ActionSchema",
+    "And",
     "ApbError",
+    "Axiom",
+    "ConditionalEffect",
+    "CostTerm",
     "Domain",
+    "Exists",
+    "Forall",
     "GroundAction",
+    "Imply",
     "Literal",
+    "Not",
     "NotApplicableError",
+    "Or",
     "PDDLError",
     "PDDLSemanticError",
     "PDDLSyntaxError",
@@ -41,6 +67,7 @@ __all__ = [
     "Problem",
     "State",
     "Task",
+    "Unmet",
     "UnsupportedFeatureError",
     "ValidationResult",
     "domain_to_pddl",
