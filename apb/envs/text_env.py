@@ -245,11 +245,12 @@ class PDDLTextEnv(gym.Env):
         except ActionError:
             ground = None
         if ground is not None:
-            unmet = task.explain(state, ground) if not task.is_applicable(state, ground) else None
+            detail = task.explain_detail(state, ground) if not task.is_applicable(state, ground) else None
+            unmet = [s for u in detail for s in u.strings()] if detail is not None else None
             executed = str(ground)
             if unmet:
                 valid = False
-                observation = feedback.unmet(ground, unmet)
+                observation = feedback.unmet(ground, unmet, detail)
                 failure = {"kind": "unmet_preconditions", "unmet": unmet, "text": observation}
             else:
                 state = self._state = task.successor(state, ground)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from apb.engine.explain import Unmet
 from apb.engine.task import GroundAction, State, Task
 from apb.nl.grammar import article, join_and
 from apb.nl.render import TaskText
@@ -124,8 +125,13 @@ class NLFeedback:
     def look_around(self, state: State) -> str:
         return f"I look around. Currently, {self.text.state(state)}."
 
-    def unmet(self, action: GroundAction, unmet: list[str]) -> str:
-        reasons = join_and([self.text.words.unmet(u) for u in unmet])
+    def unmet(self, action: GroundAction, unmet: list[str], detail: list[Unmet] | None = None) -> str:
+        """Why `action` cannot be done: from the engine's `detail` trees when given (disjunctions, quantifiers,
+        derived predicates in words), else from the unmet literal strings."""
+        if detail:
+            reasons = self.text.words.formulas.reasons(detail)
+        else:
+            reasons = join_and([self.text.words.unmet(u) for u in unmet])
         return f"I cannot {self.text.action(action)} because {reasons}."
 
     def episode_over(self) -> str:
@@ -184,7 +190,7 @@ class PDDLFeedback:
     def look_around(self, state: State) -> str:
         return "State: " + " ".join(self.text.state_pddl(state)) + "."
 
-    def unmet(self, action: GroundAction, unmet: list[str]) -> str:
+    def unmet(self, action: GroundAction, unmet: list[str], detail: list[Unmet] | None = None) -> str:
         return f"{action} failed: unmet preconditions " + " ".join(unmet) + "."
 
     def episode_over(self) -> str:

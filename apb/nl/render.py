@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from apb.engine.model import ROOT_TYPE, Domain, Literal, Problem
 from apb.engine.task import GroundAction, State, Task
-from apb.nl.grammar import article, capitalize, join_and, letter
+from apb.nl.explain import FormulaText
+from apb.nl.grammar import article, capitalize, join_and, letter, words
 from apb.nl.templates import ActionTemplate, NLTemplates, PredicateTemplate
 
 EQUALITY = PredicateTemplate("=", ("x", "y"), "{x} is the same as {y}", "{x} is different from {y}")
@@ -32,6 +33,7 @@ class DomainText:
     def __init__(self, domain: Domain, templates: NLTemplates) -> None:
         self.domain = domain
         self.templates = templates
+        self.formulas = FormulaText(self)
 
     def predicate(self, name: str) -> PredicateTemplate:
         if name == "=":
@@ -88,7 +90,9 @@ class DomainText:
             sentences.append(f"I can only {head} if {join_and(positives)}.")
         if negatives:
             sentences.append(f"I can only {head} if {join_and(negatives)}.")
-        if not positives and not negatives:
+        for part in schema.complex_precondition:  # or / imply / forall / exists / negated and, in words
+            sentences.append(f"I can only {head} if {self.formulas.claim(str(part), letters)}.")
+        if not positives and not negatives and not schema.complex_precondition:
             sentences.append(f"I can always {head}.")
         adds = [self._lifted_effect(lit, letters) for lit in schema.effects if lit.positive]
         added = {(lit.predicate, lit.args) for lit in schema.effects if lit.positive}
@@ -99,7 +103,50 @@ class DomainText:
             sentences.append(f"Once I {head}, {join_and(adds)}.")
         if dels:
             sentences.append(f"Once I {head}, {join_and(dels)}.")
+        sentences.extend(self._conditional_rules(schema, letters, head))
         return sentences
+
+    def _conditional_rules(self, schema, letters: dict[str, str], head: str) -> list[str]:
+        """'Once I <act>, for every block C, if C is on A, then C is clear.': conditional effects grouped by their
+        quantified variables and condition, adds before deletes."""
+        groups: dict[tuple, list] = {}
+        for effect in schema.conditional_effects:
+            key = (tuple((p.name, p.type_str) for p in effect.parameters), str(effect.condition or ""))
+            groups.setdefault(key, []).append(effect)
+        out = []
+        for (params, condition), effects in groups.items():
+            spec = " ".join(f"{name} - {kind}" for name, kind in params)
+            phrases, names = self.formulas.bind(spec, letters) if params else ([], letters)
+            ordered = sorted(effects, key=lambda e: not e.literal.positive)
+            said = join_and([self._lifted_effect(e.literal, names) for e in ordered])
+            if condition:
+                said = f"if {self.formulas.claim(condition, names)}, then {said}"
+            if phrases:
+                said = f"for every {join_and(phrases)}, {said}"
+            out.append(f"Once I {head}, {said}.")
+        return out
+
+    def cost_rules(self) -> list[str]:
+        """'Each action has a cost; ...' and one sentence per action, for domains with action costs."""
+        if not self.domain.has_costs:
+            return []
+        out = ["Each action has a cost; the cost of a plan is the sum of the costs of its actions."]
+        for schema in self.domain.actions:
+            template = self.templates.actions.get(schema.name)
+            if template is None:
+                continue
+            letters = {p.name: letter(i) for i, p in enumerate(schema.parameters)}
+            amounts = []
+            for term in schema.cost:
+                if term.function is None:
+                    amounts.append(f"{term.value:g}")
+                else:
+                    args = [letters.get(a, a) for a in term.args]
+                    of = f" of {join_and(args)}" if args else ""
+                    amounts.append(f"the {' '.join(words(term.function))}{of}")
+            cost = " plus ".join(amounts) if amounts else "0"
+            out.append(f"The cost to {template.indefinite} is {cost}.")
+        return out
 
     def type_hierarchy(self) -> list[str]:
         """'Every depot and every distributor is a place.' for each type with declared subtypes."""
@@ -125,6 +172,9 @@ class DomainText:
         for a in actions:
             rules.extend(self.action_rules(a))
         blocks.append("I have the following restrictions on my actions and know their effects:\n" + "\n".join(rules))
+        costs = self.cost_rules()
+        if costs:
+            blocks.append("\n".join(costs))
         hierarchy = self.type_hierarchy()
         if hierarchy:
             blocks.append("The kinds of objects are related as follows:\n" + "\n".join(hierarchy))
@@ -190,7 +240,7 @@ class TaskText:
         text = self._action_text.get(action.index)
         if text is None:
             text = self.words.action(action.schema.name, action.args)
-            if action.index is not None:
+            if action.index is not None and action.index >= 0:  # -1: built on demand, outside the grounding
                 self._action_text[action.index] = text
         return text
 

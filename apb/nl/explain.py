@@ -1,0 +1,182 @@
+"""English for PDDL formulas and for the engine's structured failure explanations (`apb.engine.Unmet`).
+
+`FormulaText.claim` says what a (lifted or ground) formula requires: `A is clear or I hold A`,
+`for every block C, C is clear`, `there is a block C such that C is on A`. `FormulaText.reason` says why an
+unmet condition fails as a true sentence: `b is not clear`, `neither a is clear nor I hold a`,
+`there is no block A such that A is on b`, `a is not safe because b is on a`. Plain facts read exactly as in
+STRIPS feedback (`DomainText.unmet`), so STRIPS feedback does not change. Rule-based wording only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from apb.engine.explain import Unmet
+from apb.nl.grammar import article, join_and, letter
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+_CONNECTIVES = frozenset({"and", "or", "not", "imply", "forall", "exists", "when"})
+
+
+def parse_formula(text: str) -> list | str:
+    """'(or (clear ?a) (on ?a b))' -> ['or', ['clear', '?a'], ['on', '?a', 'b']] (a tiny reader for rendering)."""
+    stack: list[list] = [[]]
+    for token in _TOKEN.findall(text):
+        if token == "(":
+            stack.append([])
+        elif token == ")":
+            if len(stack) > 1:
+                done = stack.pop()
+                stack[-1].append(done)
+        else:
+            stack[-1].append(token)
+    while len(stack) > 1:  # tolerate a missing ')' at the end
+        done = stack.pop()
+        stack[-1].append(done)
+    top = stack[0]
+    return top[0] if len(top) == 1 else top
+
+
+def _variables(spec: list) -> list[tuple[str, str]]:
+    """'(?x ?y - block ?z)' -> [('?x', 'block'), ('?y', 'block'), ('?z', 'object')]."""
+    out: list[tuple[str, str]] = []
+    pending: list[str] = []
+    i = 0
+    while i < len(spec):
+        item = spec[i]
+        if item == "-" and i + 1 < len(spec):
+            kind = spec[i + 1]
+            kind = "object" if isinstance(kind, list) else kind  # (either a b): said as 'object'
+            out.extend((v, kind) for v in pending)
+            pending = []
+            i += 2
+            continue
+        if isinstance(item, str):
+            pending.append(item)
+        i += 1
+    out.extend((v, "object") for v in pending)
+    return out
+
+
+class FormulaText:
+    """Renders formulas and `Unmet` trees with a `DomainText` (the domain's predicate templates)."""
+
+    def __init__(self, words) -> None:
+        self.words = words
+
+    # ---- what a formula requires ---------------------------------------------------------------------------
+    def claim(self, formula, names: dict[str, str] | None = None) -> str:
+        """The English of a formula (PDDL text or parsed list); `names` renames variables (?x -> A)."""
+        node = parse_formula(formula) if isinstance(formula, str) else formula
+        return self._say(node, dict(names or {}))
+
+    def _noun(self, type_name: str) -> str:
+        return self.words.templates.type_noun(type_name) or type_name
+
+    def bind(self, spec: list | str, names: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+        """Letters for quantified variables (after the ones in use) and 'block C' phrases for them; `spec` is a
+        parameter list such as '?x - block ?y' or its parsed form."""
+        if isinstance(spec, str):
+            parsed = parse_formula(f"({spec})")
+            spec = parsed if isinstance(parsed, list) else [parsed]
+        inner = dict(names)
+        phrases = []
+        for var, kind in _variables(spec):
+            inner[var.lower()] = name = letter(len(inner))
+            noun = self._noun(kind)
+            phrases.append(f"{noun} {name}")
+        return phrases, inner
+
+    def _atom(self, node: list, names: dict[str, str], positive: bool) -> str:
+        args = tuple(names.get(a.lower(), a) if isinstance(a, str) else str(a) for a in node[1:])
+        try:
+            return self.words.fact(str(node[0]).lower(), args, positive)
+        except KeyError:  # a predicate without a template: its PDDL
+            atom = "(" + " ".join((str(node[0]), *args)) + ")"
+            return atom if positive else f"(not {atom})"
+
+    def _say(self, node, names: dict[str, str]) -> str:
+        if not isinstance(node, list) or not node:
+            return str(node)
+        head = node[0].lower() if isinstance(node[0], str) else ""
+        parts = node[1:]
+        if head not in _CONNECTIVES:
+            return self._atom(node, names, True)
+        if head == "and":
+            return join_and([self._say(p, names) for p in parts]) if parts else "nothing is required"
+        if head == "or":
+            return join_and([self._say(p, names) for p in parts], "or")
+        if head == "not" and parts:
+            inner = parts[0]
+            if isinstance(inner, list) and inner and str(inner[0]).lower() not in _CONNECTIVES:
+                return self._atom(inner, names, False)
+            return f"it is not the case that {self._say(inner, names)}"
+        if head in ("imply", "when") and len(parts) == 2:
+            return f"if {self._say(parts[0], names)}, then {self._say(parts[1], names)}"
+        if head in ("forall", "exists") and len(parts) == 2 and isinstance(parts[0], list):
+            phrases, inner = self.bind(parts[0], names)
+            body = self._say(parts[1], inner)
+            if head == "forall":
+                return f"for every {join_and(phrases)}, {body}"
+            return f"there is {join_and([f'{article(p)} {p}' for p in phrases])} such that {body}"
+        return " ".join(str(p) for p in node)  # pragma: no cover - malformed formula text
+
+    # ---- why a condition fails -----------------------------------------------------------------------------
+    def required(self, unmet: Unmet) -> str:
+        """What the failing condition asked for (a false statement): the option text in 'neither X nor Y'."""
+        if unmet.kind in ("fact", "not_fact", "derived"):
+            return self._literal(unmet.pddl)
+        if unmet.kind == "none_of" and unmet.children:
+            return join_and([self.required(c) for c in unmet.children], "or")
+        if unmet.kind == "forall_fails" and unmet.children:
+            return join_and([self.required(c) for c in unmet.children])
+        if unmet.kind == "holds":
+            return f"it is not the case that {self.claim(unmet.pddl)}"
+        return self.claim(unmet.pddl)
+
+    def _literal(self, text: str) -> str:
+        node = parse_formula(text)
+        return self._say(node, {})
+
+    def _unmet_literal(self, text: str) -> str:
+        try:
+            return self.words.unmet(text)
+        except KeyError:
+            return f"{text} is false"
+
+    def reason(self, unmet: Unmet) -> str:
+        """Why `unmet` fails, as a true sentence (plain facts read like STRIPS feedback)."""
+        kind = unmet.kind
+        if kind in ("fact", "not_fact"):
+            return self._unmet_literal(unmet.pddl)
+        if kind == "none_of":
+            options = [self.required(c) for c in unmet.children]
+            if not options:
+                return f"it is not the case that {self.claim(unmet.pddl)}"
+            if len(options) == 1:
+                return self.reason(unmet.children[0])
+            if len(options) == 2:
+                return f"neither {options[0]} nor {options[1]}"
+            return f"none of these is the case: {join_and(options, 'or')}"
+        if kind == "forall_fails":
+            if not unmet.children:
+                return f"it is not the case that {self.claim(unmet.pddl)}"
+            return join_and([self.reason(c) for c in unmet.children])
+        if kind == "no_witness":
+            node = parse_formula(unmet.pddl)
+            if isinstance(node, list) and len(node) == 3 and str(node[0]).lower() == "exists":
+                phrases, inner = self.bind(node[1], {})
+                return f"there is no {join_and(phrases)} such that {self._say(node[2], inner)}"
+            return f"it is not the case that {self.claim(unmet.pddl)}"
+        if kind == "derived":
+            head = self._unmet_literal(unmet.pddl)
+            if not unmet.children:
+                return head
+            return f"{head} because {join_and([self.reason(c) for c in unmet.children])}"
+        if kind == "holds":
+            return self.claim(unmet.pddl)
+        return self.claim(unmet.pddl)  # pragma: no cover - every engine kind is handled above
+
+    def reasons(self, detail: list[Unmet]) -> str:
+        """All failures joined: 'b is not clear and neither ...'."""
+        return join_and([self.reason(u) for u in detail])
