@@ -18,7 +18,7 @@ from apb.eval.report import CONTRACT_KEYS, write_report
 RUN = Path(__file__).parent / "data" / "eval" / "run"
 EXTRA_KEYS = {"solved0", "seeds", "problems", "solved_mean", "solved_se", "acc_mean", "acc_se", "acc0_mean",
               "acc0_se", "lf_n", "lf_gold_n", "steps", "look_arounds", "cached_tokens", "unpriced", "llm_calls_by_role",
-              "stop_reasons", "description"}
+              "stop_reasons", "description", "plan_cost", "lf_cost", "lf_cost_n"}
 
 
 def rows_by_key(rows):

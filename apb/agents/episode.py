@@ -25,6 +25,7 @@ class StepRecord:
     action_valid: bool
     failure_kind: str | None
     events: list[dict] = field(default_factory=list)
+    action_cost: float | None = None  # the env's info["action_cost"]: None for an invalid action
 
 
 @dataclass
@@ -50,12 +51,24 @@ class EpisodeResult:
         return sum(s.action == "(look-around)" for s in self.steps)
 
     @property
+    def plan_cost(self) -> float | None:
+        """The summed cost of the valid actions executed (None when the env reports no action costs)."""
+        total = 0
+        for s in self.steps:
+            if s.action_valid:
+                if s.action_cost is None:
+                    return None
+                total += s.action_cost
+        return total
+
+    @property
     def actions(self) -> list[str]:
         return [s.action for s in self.steps]
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data.update(success=self.success, invalid_actions=self.invalid_actions, look_arounds=self.look_arounds)
+        data.update(success=self.success, invalid_actions=self.invalid_actions, look_arounds=self.look_arounds,
+                    plan_cost=self.plan_cost)
         return data
 
 
@@ -92,7 +105,8 @@ def run_episode(env, agent, *, seed: int | None = None, options: dict | None = N
         valid = bool(info.get("action_valid", True))
         failure = info.get("failure") or {}
         steps.append(StepRecord(len(steps), str(info.get("action", action)), observation, float(reward),
-                                bool(terminated), bool(truncated), valid, failure.get("kind"), events))
+                                bool(terminated), bool(truncated), valid, failure.get("kind"), events,
+                                info.get("action_cost") if valid else None))
         failures_in_row = 0 if valid else failures_in_row + 1
         if terminated:
             return EpisodeResult(problem_id, steps, bool(info.get("goal_reached", reward > 0)), "goal",

@@ -59,12 +59,22 @@ class _Loaded:
             "action_schemas": env.action_schemas,
             "type_nouns": sorted(env.templates.nouns),
             "types": dict(env.dataset.domain.types),
-            "optimal_plan_length": optimal_length(env.dataset, entry, gold_plan),
+            "optimal_plan_length": (optimal := optimal_length(env.dataset, entry, gold_plan)),
+            "action_costs": task.has_costs,
+            "optimal_plan_cost": _optimal_cost(task, gold_plan) if optimal is not None else None,
             # for symbolic baselines (planners, oracle) and PDDL-input agents
             "domain_pddl": env.domain_pddl,
             "problem_pddl": problem_pddl,
             "gold_plan": gold_plan,
         }
+
+
+def _optimal_cost(task: Task, gold_plan: list[str]) -> float | None:
+    """The cost of an optimal gold plan, for tasks with action costs (None without costs or for a broken plan)."""
+    if not task.has_costs:
+        return None
+    result = task.validate(gold_plan)
+    return result.cost if result.valid else None
 
 
 def _gold_plan(dataset: Dataset, entry: ProblemEntry) -> list[str] | None:
@@ -92,9 +102,11 @@ class PDDLTextEnv(gym.Env):
     - Termination: the goal is reached (or declared with `(finish)`); after that, further steps keep
       `terminated=True` and change nothing. Truncation: `max_episode_steps`.
     - `info` keys after `reset` and `step`: domain, problem_id, domain_description, goal, goal_pddl, objects,
-      action_schemas, type_nouns, types, optimal_plan_length, domain_pddl, problem_pddl, gold_plan, state,
-      state_pddl, admissible_actions, goal_reached, unsatisfied_goals, step; `step` adds action, action_valid,
-      failure (`kind`, `unmet`, `text`) and look_around.
+      action_schemas, type_nouns, types, optimal_plan_length, action_costs (the task minimizes total-cost),
+      optimal_plan_cost (the optimal gold plan's cost, with action costs; else None), domain_pddl, problem_pddl,
+      gold_plan, state, state_pddl, admissible_actions, goal_reached, unsatisfied_goals, step; `step` adds action,
+      action_valid, failure (`kind`, `unmet`, `text`), look_around and action_cost (`task.cost` of the executed
+      action: 1 per action without action costs, 0 for look-around and finish, None when invalid).
     - `reset(seed, options={"problem": N})`: a problem number (`1` and `"1"` alike), id or path; without one the
       seed picks a problem. Other option keys are an error.
     """
@@ -240,6 +252,7 @@ class PDDLTextEnv(gym.Env):
         failure: dict = {}  # falsy when valid, and a dict in every step info (vector envs batch infos by type)
         look = False
         executed = None
+        cost = 0  # look-around and finish cost nothing; an invalid action has no cost (None)
         try:
             ground = task.parse_action(action)
         except ActionError:
@@ -254,6 +267,7 @@ class PDDLTextEnv(gym.Env):
                 failure = {"kind": "unmet_preconditions", "unmet": unmet, "text": observation}
             else:
                 state = self._state = task.successor(state, ground)
+                cost = task.cost(ground)
                 observation = feedback.executed(ground)
                 if not self.require_finish and task.is_goal(state):
                     terminated = True
@@ -288,6 +302,7 @@ class PDDLTextEnv(gym.Env):
         info["action_valid"] = valid
         info["failure"] = failure
         info["look_around"] = look
+        info["action_cost"] = cost if valid else None
         self._history.append((info["action"], observation))
         if self.render_mode == "human":
             self.render()
@@ -302,6 +317,7 @@ class PDDLTextEnv(gym.Env):
         info["action_valid"] = False
         info["failure"] = {"kind": "episode_over", "unmet": [], "text": observation}
         info["look_around"] = False
+        info["action_cost"] = None
         self._history.append((info["action"], observation))
         return observation, 0.0, True, False, info
 

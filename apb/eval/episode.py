@@ -81,6 +81,7 @@ def episode_header(spec: EpisodeSpec, env_id: str | None, info: dict | None, spl
             "translator": spec.translator if needs_llm(spec.agent) else None, "seed": spec.seed,
             "require_finish": spec.require_finish, "max_steps": spec.horizon, "prompt_hash": prompts_hash(),
             "optimal_plan_length": info.get("optimal_plan_length"),
+            "optimal_plan_cost": info.get("optimal_plan_cost"), "action_costs": bool(info.get("action_costs")),
             "gold_plan_length": len(info["gold_plan"]) if isinstance(info.get("gold_plan"), list) else None,
             "split_size": split_size, "goal": info.get("goal"), "initial_state": info.get("state"),
             "started": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
@@ -129,11 +130,12 @@ def run_one(spec: EpisodeSpec, out_dir: str | Path, *, llm: Any = None, stop: th
         problems = getattr(getattr(env.unwrapped, "dataset", None), "problems", None)
         header = episode_header(spec, name, info, None if problems is None else len(problems))
         writer.header(header)
-        optimal = header["optimal_plan_length"]
+        optimal, optimal_cost = header["optimal_plan_length"], header["optimal_plan_cost"]
         try:
             agent = build_agent(spec, llm)
         except Exception as err:
-            footer = error_footer(describe_error(err), seconds=time.perf_counter() - start, optimal_plan_length=optimal)
+            footer = error_footer(describe_error(err), seconds=time.perf_counter() - start, optimal_plan_length=optimal,
+                                  optimal_plan_cost=optimal_cost)
             writer.footer(footer)
             return footer
         if wrap_agent is not None:
@@ -150,7 +152,8 @@ def run_one(spec: EpisodeSpec, out_dir: str | Path, *, llm: Any = None, stop: th
             writer.step(replace(record, events=[*result.pre_events, *record.events]) if number == 0 else record)
             if on_step is not None:
                 on_step(record)
-        footer = footer_from_result(result, seconds=time.perf_counter() - start, optimal_plan_length=optimal)
+        footer = footer_from_result(result, seconds=time.perf_counter() - start, optimal_plan_length=optimal,
+                                    optimal_plan_cost=optimal_cost)
         if not result.steps and result.pre_events:  # no step to carry them: the footer does
             footer["reset_events"] = [slim_event(e) for e in result.pre_events]
         writer.footer(footer)

@@ -2,7 +2,8 @@
 
 Acc: the episode's footer says `success` (goal reached and, with `require_finish`, declared). Acc0: success with
 no invalid action. LF: executed actions / optimal plan length (else the gold plan's length), averaged over successes
-with a known length.
+with a known length. With action costs, `plan_cost` is the mean cost of the successes' plans and `lf_cost` the
+cost-normalised LF: plan cost / optimal plan cost, averaged over successes with a known optimal cost.
 Crashed episodes (footer `error`) count in every denominator. Rows group by (domain, agent, model, split); solved
 counts per seed give a mean and a standard error over seeds.
 """
@@ -98,6 +99,33 @@ class Episode:
         """Valid actions that changed the state: not look-around, not finish."""
         return sum(1 for s in self.steps if s.get("action_valid") and
                    " ".join(str(s.get("action", "")).lower().split()) not in NON_EXECUTING_ACTIONS)
+
+    @property
+    def action_costs(self) -> bool:
+        """True when the episode's task has action costs (`:metric minimize (total-cost)`)."""
+        return bool(self.header.get("action_costs"))
+
+    @property
+    def plan_cost(self) -> float | None:
+        """The summed cost of the valid actions executed (footer `plan_cost`; None in older trajectories)."""
+        value = self.footer.get("plan_cost")
+        return float(value) if value is not None else None
+
+    @property
+    def optimal_plan_cost(self) -> float | None:
+        value = self.footer.get("optimal_plan_cost")
+        if value is None:
+            value = self.header.get("optimal_plan_cost")
+        return float(value) if value is not None else None
+
+    @property
+    def cost_factor(self) -> float | None:
+        """The cost-normalised LF of a success: plan cost / optimal plan cost (None when either is unknown or the
+        optimal cost is 0)."""
+        cost, opt = self.plan_cost, self.optimal_plan_cost
+        if not self.success or cost is None or not opt:
+            return None
+        return cost / opt
 
     @property
     def length_factor(self) -> float | None:
@@ -227,6 +255,8 @@ class GroupMetrics:
         solved = sum(e.success for e in eps)
         solved0 = sum(e.success0 for e in eps)
         lfs = [lf for e in eps if (lf := e.length_factor) is not None]
+        cfs = [cf for e in eps if (cf := e.cost_factor) is not None]
+        plan_costs = [c for e in eps if e.success and e.action_costs and (c := e.plan_cost) is not None]
         by_seed: dict[Any, list[Episode]] = defaultdict(list)
         for e in eps:
             by_seed[e.seed].append(e)
@@ -271,6 +301,10 @@ class GroupMetrics:
             "unpriced": unpriced,
             "llm_calls_by_role": dict(sorted(roles.items())),
             "stop_reasons": dict(sorted(stop.items())),
+            # action costs (tasks with :metric minimize (total-cost)); None for groups without them
+            "plan_cost": sum(plan_costs) / len(plan_costs) if plan_costs else None,
+            "lf_cost": sum(cfs) / len(cfs) if cfs else None,
+            "lf_cost_n": len(cfs),
         }
 
 

@@ -111,7 +111,7 @@ def step_line(record: Any) -> dict:
     return {"type": "step", "index": data["index"], "action": data["action"], "observation": data["observation"],
             "action_valid": data["action_valid"], "failure_kind": data["failure_kind"], "reward": data["reward"],
             "terminated": data["terminated"], "truncated": data["truncated"],
-            "events": [slim_event(e) for e in data.get("events") or ()]}
+            "events": [slim_event(e) for e in data.get("events") or ()], "action_cost": data.get("action_cost")}
 
 
 def usage_summary(events: list[dict]) -> dict[str, Any]:
@@ -138,18 +138,21 @@ def usage_summary(events: list[dict]) -> dict[str, Any]:
             "output_tokens": output_tokens, "cached_tokens": cached_tokens, "cost_usd": cost}
 
 
-def footer_from_result(result: Any, *, seconds: float, optimal_plan_length: int | None) -> dict:
-    """The footer line of an EpisodeResult."""
+def footer_from_result(result: Any, *, seconds: float, optimal_plan_length: int | None,
+                       optimal_plan_cost: float | None = None) -> dict:
+    """The footer line of an EpisodeResult; `plan_cost` sums the costs of its valid actions (see the env's
+    info["action_cost"])."""
     events = list(result.pre_events) + [e for s in result.steps for e in s.events]
     return {"type": "footer", "success": result.success, "goal_reached": result.goal_reached,
             "steps": len(result.steps), "invalid_actions": result.invalid_actions,
             "look_arounds": result.look_arounds, **usage_summary(events), "stop_reason": result.stop_reason,
             "detail": result.detail, "error": result.error, "optimal_plan_length": optimal_plan_length,
+            "plan_cost": getattr(result, "plan_cost", None), "optimal_plan_cost": optimal_plan_cost,
             "seconds": round(seconds, 4)}
 
 
 def error_footer(error: str, *, seconds: float, optimal_plan_length: int | None = None,
-                 steps: list | None = None) -> dict:
+                 steps: list | None = None, optimal_plan_cost: float | None = None) -> dict:
     """The footer of an episode that crashed outside the agent loop (env or agent construction, ...)."""
     steps = steps or []
     events = [e for s in steps for e in s.get("events", ())]
@@ -157,7 +160,7 @@ def error_footer(error: str, *, seconds: float, optimal_plan_length: int | None 
             "invalid_actions": sum(not s.get("action_valid", True) for s in steps),
             "look_arounds": sum(s.get("action") == "(look-around)" for s in steps), **usage_summary(events),
             "stop_reason": "error", "detail": None, "error": error, "optimal_plan_length": optimal_plan_length,
-            "seconds": round(seconds, 4)}
+            "plan_cost": None, "optimal_plan_cost": optimal_plan_cost, "seconds": round(seconds, 4)}
 
 
 def _dump(line: dict) -> str:
@@ -207,7 +210,8 @@ def write_trajectory(path: str | Path, header: dict, result: Any, *, seconds: fl
     for record in result.steps:
         writer.step(record)
     return writer.footer(footer_from_result(result, seconds=seconds,
-                                            optimal_plan_length=header.get("optimal_plan_length")))
+                                            optimal_plan_length=header.get("optimal_plan_length"),
+                                            optimal_plan_cost=header.get("optimal_plan_cost")))
 
 
 def read_trajectory(path: str | Path) -> dict[str, Any]:
