@@ -379,7 +379,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from apb.bench.output import show_report
 
     report = run_engine_bench(reference=args.reference, seconds=args.seconds, peer=not args.no_peer,
-                              peer_python=args.peer_python, progress=None if args.json else err)
+                              peer_python=args.peer_python, progress=None if args.json else err, ipc=args.ipc)
     return show_report(report, print_engine_report, args.json)
 
 
@@ -491,6 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = bench_sub.add_parser("engine", help="applicable+apply throughput and grounding time (vs PDDLGym if installed)")
     b.add_argument("--reference", help="AutoPlanBench data folder (default: $APB_REFERENCE or ../shared/...)")
     b.add_argument("--seconds", type=float, default=1.0, help="random-walk time per problem (default 1)")
+    b.add_argument("--ipc", help="IPC classical folder for the action-cost and ADL rows (default: ipc-classical "
+                   "next to the reference folder; skipped when absent)")
     b.add_argument("--no-peer", action="store_true", help="skip the PDDLGym comparison")
     b.add_argument("--peer-python", help="python executable that has pddlgym installed (default: this one)")
     b.add_argument("--json", action="store_true")

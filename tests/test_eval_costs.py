@@ -3,6 +3,8 @@ footer `plan_cost` and the cost-normalised LF (`lf_cost`) of summary rows."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 from apb.agents.episode import run_episode
@@ -97,3 +99,33 @@ def test_rows_without_action_costs_have_no_cost_metrics(tmp_path):
     write_trajectory(tmp_path / "episodes" / "bw.jsonl", _header(first[1], "first"), result)
     row = summarize(load_run([tmp_path]))[0]
     assert row["plan_cost"] is None and row["lf_cost"] is None and row["lf_cost_n"] == 0
+
+
+def test_bench_engine_json_has_the_cost_and_adl_rows(capsys, reference, tmp_path):
+    from apb.bench.engine import IPC_ROWS
+    from apb.cli import main
+
+    ref = tmp_path / "ref" / "blocksworld"
+    (ref / "orig_problems").mkdir(parents=True)
+    shutil.copy(reference / "blocksworld" / "domain.pddl", ref)
+    shutil.copy(reference / "blocksworld" / "orig_problems" / "instance-1.pddl", ref / "orig_problems")
+    ipc = tmp_path / "ipc"
+    for folder, problem in IPC_ROWS:
+        (ipc / folder).mkdir(parents=True)
+        for name in ("domain.pddl", problem):
+            shutil.copy(IPC / folder / name, ipc / folder / name)
+    code = main(["bench", "engine", "--reference", str(ref.parent), "--ipc", str(ipc), "--seconds", "0.02",
+                 "--no-peer", "--json"])
+    rows = {r["dataset"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert code == 0 and rows["blocksworld"]["features"] == "STRIPS"
+    assert rows["ipc/elevators-opt08-strips"]["features"] == "action costs"
+    assert rows["ipc/assembly"]["features"] == "ADL"
+    for row in rows.values():
+        assert row["steps"] > 0 and row["steps_per_s"] > 0 and row["ground_ms"] > 0
+
+
+def test_bench_engine_with_a_missing_ipc_folder_is_bad_input(capsys, reference, tmp_path):
+    from apb.cli import main
+
+    code = main(["bench", "engine", "--reference", str(reference), "--ipc", str(tmp_path / "nope"), "--no-peer"])
+    assert code == 2 and "IPC folder not found" in capsys.readouterr().err

@@ -4,6 +4,9 @@ One row per dataset folder: its largest problem (by file size) is parsed and gro
 random walks run for a fixed time. Each step computes the applicable actions and applies one drawn at random;
 at a dead end or the goal the walk restarts from the initial state. PDDLGym 0.0.7, when installed (the `bench`
 extra), runs the same walk on the same problem in the same run, so the ratio compares like with like.
+Beyond these STRIPS rows, IPC domains with action costs and with ADL (quantifiers, disjunctions, conditional
+effects) get rows of their own when the IPC folder (`ipc-classical` next to the reference, or `ipc=`) is there;
+every row's `features` says which kind it is.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from apb.engine.task import Task
 # The problem the issue names as the PDDLGym comparison point, always included.
 LOGISTICS_FOCUS = ("logistics", "instance-12.pddl")
 GROUND_REPEATS = 5
+# IPC rows beyond the STRIPS reference: (folder, problem); their `features` come from the task.
+IPC_ROWS = (("elevators-opt08-strips", "p04.pddl"), ("assembly", "prob05.pddl"))
 
 
 def find_reference(explicit: str | os.PathLike | None = None) -> Path:
@@ -99,15 +104,37 @@ def bench_problems(reference: Path) -> list[tuple[str, Path, Path]]:
     return rows
 
 
+def ipc_problems(ipc: Path | None) -> list[tuple[str, Path, Path]]:
+    """(label, domain, problem) of the IPC cost and ADL rows present in the IPC folder `ipc` (none without it)."""
+    if ipc is None or not ipc.is_dir():
+        return []
+    rows = []
+    for folder, problem in IPC_ROWS:
+        domain_file, problem_file = ipc / folder / "domain.pddl", ipc / folder / problem
+        if domain_file.is_file() and problem_file.is_file():
+            rows.append((f"ipc/{folder}", domain_file, problem_file))
+    return rows
+
+
+def features(task: Task) -> str:
+    """'action costs', 'ADL' (complex preconditions, conditional effects or axioms), both, or 'STRIPS'."""
+    kinds = [k for k, on in (("action costs", task.has_costs), ("ADL", not task.domain.is_strips)) if on]
+    return " + ".join(kinds) or "STRIPS"
+
+
 def run_engine_bench(reference=None, seconds: float = 1.0, peer: bool = True, peer_python: str | None = None,
-                     progress=None) -> dict[str, Any]:
-    """Measures every reference domain; returns a JSON-friendly report."""
+                     progress=None, ipc: str | os.PathLike | None = None) -> dict[str, Any]:
+    """Measures every reference domain and the IPC cost and ADL rows; returns a JSON-friendly report."""
     from apb.bench import pddlgym_peer
 
     reference = find_reference(reference)
+    ipc_dir = Path(ipc) if ipc is not None else reference.parent / "ipc-classical"
+    if ipc is not None and not ipc_dir.is_dir():
+        raise ApbError(f"IPC folder not found: {ipc_dir} (pass --ipc the folder that holds elevators-opt08-strips/, "
+                       "assembly/, ...)")
     peer_ok = peer and (peer_python is not None or pddlgym_peer.pddlgym_available())
     rows = []
-    for label, domain_file, problem_file in bench_problems(reference):
+    for label, domain_file, problem_file in bench_problems(reference) + ipc_problems(ipc_dir):
         if progress is not None:
             progress.print(f"[dim]bench {label}/{problem_file.name}[/dim]")
         ground_s, domain_s, task = grounding_time(domain_file, problem_file)
@@ -115,7 +142,7 @@ def run_engine_bench(reference=None, seconds: float = 1.0, peer: bool = True, pe
         row: dict[str, Any] = {
             "dataset": label, "problem": problem_file.name, "facts": task.num_facts, "actions": len(task.actions),
             "parse_domain_ms": round(domain_s * 1000, 3), "ground_ms": round(ground_s * 1000, 3),
-            "steps_per_s": round(walk["steps_per_s"]), "steps": walk["steps"],
+            "steps_per_s": round(walk["steps_per_s"]), "steps": walk["steps"], "features": features(task),
         }
         if peer_ok:
             measured = pddlgym_peer.measure_pddlgym(domain_file, problem_file, time_budget=max(seconds, 1.0) * 3,
@@ -147,15 +174,15 @@ def print_engine_report(report: dict[str, Any], console) -> None:
     peer = report.get("peer")
     table = Table(title=f"apb {report['apb_version']} engine benchmark (Python {report['python']}, "
                         f"{report['machine']})")
-    for column in ("dataset", "problem", "facts", "actions", "ground ms", "apb steps/s"):
+    for column in ("dataset", "problem", "features", "facts", "actions", "ground ms", "apb steps/s"):
         table.add_column(column, justify="left" if column in ("dataset", "problem") else "right", no_wrap=True)
     if peer:
         table.add_column("pddlgym steps/s", justify="right", no_wrap=True)
         table.add_column("ratio", justify="right", no_wrap=True)
     failures = []
     for row in report["rows"]:
-        cells = [row["dataset"], row["problem"], str(row["facts"]), str(row["actions"]), f"{row['ground_ms']:.1f}",
-                 f"{row['steps_per_s']:,}"]
+        cells = [row["dataset"], row["problem"], row.get("features", ""), str(row["facts"]), str(row["actions"]),
+                 f"{row['ground_ms']:.1f}", f"{row['steps_per_s']:,}"]
         if peer:
             if "pddlgym_steps_per_s" in row:
                 cells += [f"{row['pddlgym_steps_per_s']:,.0f}", f"{row['ratio']:,.0f}x"]
