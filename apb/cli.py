@@ -530,7 +530,8 @@ def main(argv: list[str] | None = None) -> int:
         err.print(f"[red]error[/red]: {escape(str(error))}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        resume = " (finished episodes are kept: rerun with --resume)" if args.command == "eval" else ""
+        # every resumable command (apb eval, apb acp eval, apb nl2pddl eval) has a --resume flag
+        resume = " (finished work is kept: rerun with --resume)" if hasattr(args, "resume") else ""
         err.print(f"interrupted{resume}")
         return 130
 
