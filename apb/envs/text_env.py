@@ -106,7 +106,7 @@ class PDDLTextEnv(gym.Env):
       optimal_plan_cost (the optimal gold plan's cost, with action costs; else None), domain_pddl, problem_pddl,
       gold_plan, state, state_pddl, admissible_actions, goal_reached, unsatisfied_goals, step; `step` adds action,
       action_valid, failure (`kind`, `unmet`, `text`), look_around and action_cost (`task.cost` of the executed
-      action: 1 per action without action costs, 0 for look-around and finish, None when invalid).
+      action as a float: 1.0 per action without action costs, 0.0 for look-around, finish and invalid actions).
     - `reset(seed, options={"problem": N})`: a problem number (`1` and `"1"` alike), id or path; without one the
       seed picks a problem. Other option keys are an error.
     """
@@ -252,7 +252,7 @@ class PDDLTextEnv(gym.Env):
         failure: dict = {}  # falsy when valid, and a dict in every step info (vector envs batch infos by type)
         look = False
         executed = None
-        cost = 0  # look-around and finish cost nothing; an invalid action has no cost (None)
+        cost = 0.0  # look-around and finish cost nothing; always a float: vector envs batch infos by type
         try:
             ground = task.parse_action(action)
         except ActionError:
@@ -267,7 +267,7 @@ class PDDLTextEnv(gym.Env):
                 failure = {"kind": "unmet_preconditions", "unmet": unmet, "text": observation}
             else:
                 state = self._state = task.successor(state, ground)
-                cost = task.cost(ground)
+                cost = float(task.cost(ground))
                 observation = feedback.executed(ground)
                 if not self.require_finish and task.is_goal(state):
                     terminated = True
@@ -302,7 +302,7 @@ class PDDLTextEnv(gym.Env):
         info["action_valid"] = valid
         info["failure"] = failure
         info["look_around"] = look
-        info["action_cost"] = cost if valid else None
+        info["action_cost"] = cost if valid else 0.0
         self._history.append((info["action"], observation))
         if self.render_mode == "human":
             self.render()
@@ -317,7 +317,7 @@ class PDDLTextEnv(gym.Env):
         info["action_valid"] = False
         info["failure"] = {"kind": "episode_over", "unmet": [], "text": observation}
         info["look_around"] = False
-        info["action_cost"] = None
+        info["action_cost"] = 0.0
         self._history.append((info["action"], observation))
         return observation, 0.0, True, False, info
 
