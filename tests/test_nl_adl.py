@@ -100,3 +100,16 @@ def test_formula_text_reads_imply_and_negated_conjunction(env):
     assert words.claim("(imply (red ?b) (heavy ?b))", {"?b": "A"}) == "if A is red, then A is heavy"
     assert words.claim("(not (and (red a) (heavy a)))") == "it is not the case that a is red and a is heavy"
     assert parse_formula("(exists (?c - block) (on ?c b))") == ["exists", ["?c", "-", "block"], ["on", "?c", "b"]]
+
+
+def test_formula_text_keeps_scopes_apart(env):
+    words = FormulaText(env.text.words)
+    assert words.claim("(or (and (red a) (heavy a)) (clear a))") == "both a is red and a is heavy or a is clear"
+    assert words.claim("(and (or (red a) (heavy a)) (clear a))") == "either a is red or a is heavy and a is clear"
+    assert words.claim("(or (forall (?p - block) (red ?p)) (exists (?q - block) (heavy ?q)))") == \
+        "either for every block A, A is red; or there is a block A such that A is heavy"
+    # a nested quantifier that reuses a variable name gets a fresh letter
+    assert words.claim("(forall (?p - block) (or (red ?p) (exists (?p - block) (heavy ?p))))") == \
+        "for every block A, A is red or there is a block B such that B is heavy"
+    assert words.rule("(imply (red ?b) (heavy ?b))", {"?b": "A"}, "move a block A") == \
+        "If A is red, I can only move a block A if A is heavy."

@@ -16,6 +16,7 @@ from apb.nl.grammar import article, join_and, letter
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 _CONNECTIVES = frozenset({"and", "or", "not", "imply", "forall", "exists", "when"})
+_OPEN = frozenset({"imply", "forall", "exists", "when"})  # their English has no closing word
 
 
 def parse_formula(text: str) -> list | str:
@@ -58,6 +59,20 @@ def _variables(spec: list) -> list[tuple[str, str]]:
     return out
 
 
+def _open(node) -> bool:
+    """True when the English of `node` reads to the end of the sentence (a quantifier, an 'if', 'it is not the
+    case that ...', or a list whose last part does)."""
+    if not isinstance(node, list) or not node:
+        return False
+    head = str(node[0]).lower()
+    if head in _OPEN:
+        return True
+    if head == "not":
+        inner = node[1] if len(node) > 1 else None
+        return isinstance(inner, list) and bool(inner) and str(inner[0]).lower() in _CONNECTIVES
+    return head in ("and", "or") and _open(node[-1])
+
+
 class FormulaText:
     """Renders formulas and `Unmet` trees with a `DomainText` (the domain's predicate templates)."""
 
@@ -82,7 +97,11 @@ class FormulaText:
         inner = dict(names)
         phrases = []
         for var, kind in _variables(spec):
-            inner[var.lower()] = name = letter(len(inner))
+            used = set(inner.values())
+            index = len(used)
+            while letter(index) in used:
+                index += 1
+            inner[var.lower()] = name = letter(index)  # a fresh letter, also when a nested quantifier shadows
             noun = self._noun(kind)
             phrases.append(f"{noun} {name}")
         return phrases, inner
@@ -95,6 +114,16 @@ class FormulaText:
             atom = "(" + " ".join((str(node[0]), *args)) + ")"
             return atom if positive else f"(not {atom})"
 
+    def _grouped(self, node, names: dict[str, str], inner: str) -> str:
+        """A conjunct that is a disjunction reads 'either X or Y', a disjunct that is a conjunction 'both X and Y'
+        (or 'all of ...'), so 'X and Y or Z' is never ambiguous."""
+        if isinstance(node, list) and len(node) > 2 and str(node[0]).lower() == inner:
+            said = self._say(node, names)
+            if inner == "or":
+                return f"either {said}"
+            return f"both {said}" if len(node) == 3 else f"all of {said}"
+        return self._say(node, names)
+
     def _say(self, node, names: dict[str, str]) -> str:
         if not isinstance(node, list) or not node:
             return str(node)
@@ -102,10 +131,15 @@ class FormulaText:
         parts = node[1:]
         if head not in _CONNECTIVES:
             return self._atom(node, names, True)
-        if head == "and":
-            return join_and([self._say(p, names) for p in parts]) if parts else "nothing is required"
-        if head == "or":
-            return join_and([self._say(p, names) for p in parts], "or")
+        if head in ("and", "or"):
+            if not parts:
+                return "nothing is required" if head == "and" else "something impossible holds"
+            other = "or" if head == "and" else "and"
+            said = [self._grouped(p, names, other) for p in parts]
+            if len(said) > 1 and any(_open(p) for p in parts[:-1]):
+                # a quantifier or an 'if' reads to the end of the sentence: ';' ends its scope
+                return ("either " if head == "or" else "") + "; ".join(said[:-1]) + f"; {head} {said[-1]}"
+            return join_and(said, head)
         if head == "not" and parts:
             inner = parts[0]
             if isinstance(inner, list) and inner and str(inner[0]).lower() not in _CONNECTIVES:
@@ -122,6 +156,13 @@ class FormulaText:
         return " ".join(str(p) for p in node)  # pragma: no cover - malformed formula text
 
     # ---- why a condition fails -----------------------------------------------------------------------------
+    def rule(self, formula: str, names: dict[str, str], head: str) -> str:
+        """'I can only <head> if <formula>.', or 'If X, I can only <head> if Y.' for an implication."""
+        node = parse_formula(formula)
+        if isinstance(node, list) and len(node) == 3 and str(node[0]).lower() == "imply":
+            return f"If {self._say(node[1], names)}, I can only {head} if {self._say(node[2], names)}."
+        return f"I can only {head} if {self._say(node, names)}."
+
     def required(self, unmet: Unmet) -> str:
         """What the failing condition asked for (a false statement): the option text in 'neither X nor Y'."""
         if unmet.kind in ("fact", "not_fact", "derived"):
@@ -161,7 +202,7 @@ class FormulaText:
         if kind == "forall_fails":
             if not unmet.children:
                 return f"it is not the case that {self.claim(unmet.pddl)}"
-            return join_and([self.reason(c) for c in unmet.children])
+            return join_and(self._reason_list(unmet.children))
         if kind == "no_witness":
             node = parse_formula(unmet.pddl)
             if isinstance(node, list) and len(node) == 3 and str(node[0]).lower() == "exists":
@@ -172,11 +213,21 @@ class FormulaText:
             head = self._unmet_literal(unmet.pddl)
             if not unmet.children:
                 return head
-            return f"{head} because {join_and([self.reason(c) for c in unmet.children])}"
+            return f"{head} because {join_and(self._reason_list(unmet.children))}"
         if kind == "holds":
             return self.claim(unmet.pddl)
         return self.claim(unmet.pddl)  # pragma: no cover - every engine kind is handled above
 
+    def _reason_list(self, detail) -> list[str]:
+        """One clause per failure, a universal condition's failing instances spliced in (no 'x and y and z')."""
+        out: list[str] = []
+        for u in detail:
+            if u.kind == "forall_fails" and u.children:
+                out.extend(self._reason_list(u.children))
+            else:
+                out.append(self.reason(u))
+        return out
+
     def reasons(self, detail: list[Unmet]) -> str:
         """All failures joined: 'b is not clear and neither ...'."""
-        return join_and([self.reason(u) for u in detail])
+        return join_and(self._reason_list(detail))

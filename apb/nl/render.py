@@ -91,7 +91,7 @@ class DomainText:
         if negatives:
             sentences.append(f"I can only {head} if {join_and(negatives)}.")
         for part in schema.complex_precondition:  # or / imply / forall / exists / negated and, in words
-            sentences.append(f"I can only {head} if {self.formulas.claim(str(part), letters)}.")
+            sentences.append(self.formulas.rule(str(part), letters, head))
         if not positives and not negatives and not schema.complex_precondition:
             sentences.append(f"I can always {head}.")
         adds = [self._lifted_effect(lit, letters) for lit in schema.effects if lit.positive]
