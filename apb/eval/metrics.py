@@ -78,11 +78,14 @@ class Episode:
     def error(self) -> str | None:
         return self.footer.get("error") or None
 
+    def _recorded(self, key: str) -> Any:
+        """A value the footer records, else the header (older footers lack some keys)."""
+        value = self.footer.get(key)
+        return self.header.get(key) if value is None else value
+
     @property
     def optimal_plan_length(self) -> int | None:
-        value = self.footer.get("optimal_plan_length")
-        if value is None:
-            value = self.header.get("optimal_plan_length")
+        value = self._recorded("optimal_plan_length")
         return int(value) if value is not None else None
 
     @property
@@ -113,9 +116,7 @@ class Episode:
 
     @property
     def optimal_plan_cost(self) -> float | None:
-        value = self.footer.get("optimal_plan_cost")
-        if value is None:
-            value = self.header.get("optimal_plan_cost")
+        value = self._recorded("optimal_plan_cost")
         return float(value) if value is not None else None
 
     @property
