@@ -10,6 +10,7 @@ from pathlib import Path
 from apb.agents.episode import run_episode
 from apb.envs.text_env import PDDLTextEnv
 from apb.eval.metrics import load_run, summarize
+from apb.eval.report_tables import metric_rows
 from apb.eval.trajectory import read_trajectory, write_trajectory
 
 DATA = Path(__file__).parent / "data" / "nl_adl"
@@ -90,6 +91,9 @@ def test_summary_rows_carry_plan_cost_and_cost_normalised_lf(tmp_path):
     assert rows["cheap"]["lf"] == rows["dear"]["lf"] == 1.0  # the same length ...
     assert rows["cheap"]["plan_cost"] == 1 and rows["cheap"]["lf_cost"] == 1.0  # ... but not the same cost
     assert rows["dear"]["plan_cost"] == 2 and rows["dear"]["lf_cost"] == 2.0 and rows["dear"]["lf_cost_n"] == 1
+    header, body = metric_rows([rows["cheap"], rows["dear"]])
+    at = header.index("LF (cost)")
+    assert header[at - 1] == "plan cost" and [line[at] for line in body] == ["1", "2"]
 
 
 def test_rows_without_action_costs_have_no_cost_metrics(tmp_path):
@@ -99,6 +103,7 @@ def test_rows_without_action_costs_have_no_cost_metrics(tmp_path):
     write_trajectory(tmp_path / "episodes" / "bw.jsonl", _header(first[1], "first"), result)
     row = summarize(load_run([tmp_path]))[0]
     assert row["plan_cost"] is None and row["lf_cost"] is None and row["lf_cost_n"] == 0
+    assert "plan cost" not in metric_rows([row])[0]  # the report's table is unchanged without action costs
 
 
 def test_bench_engine_json_has_the_cost_and_adl_rows(capsys, reference, tmp_path):

@@ -262,6 +262,11 @@ def metric_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
              pct(r["acc"]) + (f" ± {pct(r['acc_se'])}" if r["acc_se"] else ""), pct(r["acc0"]),
              num(r["lf"]) + ("*" if r.get("lf_gold_n") else ""), str(r["invalid_actions"]), str(r["look_arounds"]),
              str(r["errors"]), ", ".join(f"{k}: {v}" for k, v in r["stop_reasons"].items()) or "–"] for r in rows]
+    if any(r.get("plan_cost") is not None for r in rows):  # action costs: mean plan cost, cost-normalised LF
+        at = header.index("LF") + 1
+        header[at:at] = ["plan cost", "LF (cost)"]
+        for r, line in zip(rows, body):
+            line[at:at] = [num(r.get("plan_cost")), num(r.get("lf_cost"))]
     return header, body
 
 
