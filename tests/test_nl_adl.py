@@ -113,3 +113,13 @@ def test_formula_text_keeps_scopes_apart(env):
         "for every block A, A is red or there is a block B such that B is heavy"
     assert words.rule("(imply (red ?b) (heavy ?b))", {"?b": "A"}, "move a block A") == \
         "If A is red, I can only move a block A if A is heavy."
+
+
+def test_complex_goal_is_said_in_the_task_and_in_finish_feedback():
+    env = PDDLTextEnv(domain_file=DATA / "domain.pddl", problem_file=DATA / "p02.pddl")
+    observation, info = env.reset()
+    assert observation.endswith("My goal is that block_a is done and for every block A, A is done or A is red.")
+    observation, _, _, _, info = env.step("(finish)")
+    assert info["failure"]["kind"] == "goal_not_reached"
+    assert observation == ("I am not finished yet because block_a is not done, neither block_b is done nor block_b "
+                           "is red and neither block_c is done nor block_c is red.")

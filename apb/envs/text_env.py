@@ -287,8 +287,9 @@ class PDDLTextEnv(gym.Env):
                     observation = feedback.finished()
                 else:
                     valid = False
-                    unsatisfied = task.unsatisfied_goals(state)
-                    observation = feedback.not_finished(unsatisfied)
+                    detail = task.goal_detail(state)
+                    unsatisfied = [s for u in detail for s in u.strings()]  # = task.unsatisfied_goals(state)
+                    observation = feedback.not_finished(unsatisfied, detail)
                     failure = {"kind": "goal_not_reached", "unmet": unsatisfied, "text": observation}
             else:
                 diagnosis = diagnose(task, action)

@@ -228,6 +228,8 @@ class FormulaText:
                 out.append(self.reason(u))
         return out
 
-    def reasons(self, detail: list[Unmet]) -> str:
-        """All failures joined: 'b is not clear and neither ...'."""
-        return join_and(self._reason_list(detail))
+    def reasons(self, detail: list[Unmet], *, unique: bool = False) -> str:
+        """All failures joined: 'b is not clear and neither ...'; `unique` says a repeated clause once (a goal
+        literal that is also an instance of a universal goal)."""
+        said = self._reason_list(detail)
+        return join_and(list(dict.fromkeys(said)) if unique else said)

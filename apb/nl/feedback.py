@@ -119,7 +119,10 @@ class NLFeedback:
     def finished(self) -> str:
         return "I am finished: the goal is reached."
 
-    def not_finished(self, unsatisfied: list[str]) -> str:
+    def not_finished(self, unsatisfied: list[str], detail: list[Unmet] | None = None) -> str:
+        """Why the goal is not reached: from the engine's `detail` trees when given (complex goals in words)."""
+        if detail:
+            return f"I am not finished yet because {self.text.words.formulas.reasons(detail, unique=True)}."
         return f"I am not finished yet because {self.text.unsatisfied(unsatisfied)}."
 
     def look_around(self, state: State) -> str:
@@ -184,7 +187,7 @@ class PDDLFeedback:
     def finished(self) -> str:
         return "(finish) executed: goal reached."
 
-    def not_finished(self, unsatisfied: list[str]) -> str:
+    def not_finished(self, unsatisfied: list[str], detail: list[Unmet] | None = None) -> str:
         return "(finish) failed: unsatisfied goals " + " ".join(unsatisfied) + "."
 
     def look_around(self, state: State) -> str:

@@ -253,7 +253,9 @@ class TaskText:
         written = self.templates.goals.get(self.task.problem.name.lower())
         if written:
             return written
-        return join_and([self.words.fact(lit.predicate, lit.args, lit.positive) for lit in self.task.goal])
+        parts = [self.words.fact(lit.predicate, lit.args, lit.positive) for lit in self.task.goal]
+        parts += [self.words.formulas.claim(str(part)) for part in self.task.problem.complex_goal]
+        return join_and(parts)
 
     def unsatisfied(self, goals: list[str]) -> str:
         """'a is not on b and c is not clear' for unsatisfied goal literals."""

@@ -1,0 +1,6 @@
+(define (problem guards-2)
+  (:domain guards)
+  (:objects block_a block_b block_c - block)
+  (:init (clear block_a) (heavy block_a) (on block_a block_b) (= (total-cost) 0))
+  (:goal (and (done block_a) (forall (?b - block) (or (done ?b) (red ?b)))))
+  (:metric minimize (total-cost)))
