@@ -123,3 +123,11 @@ def test_complex_goal_is_said_in_the_task_and_in_finish_feedback():
     assert info["failure"]["kind"] == "goal_not_reached"
     assert observation == ("I am not finished yet because block_a is not done, neither block_b is done nor block_b "
                            "is red and neither block_c is done nor block_c is red.")
+
+
+def test_condition_strings_of_explain_read_as_words(env):
+    words = env.text.words
+    assert words.literal("(or (clear a) (red a))") == "a is clear or a is red"
+    assert words.unmet("(or (clear a) (red a))") == "it is not the case that a is clear or a is red"
+    assert words.literal("(free a) because (not (heavy a))") == "a is free"
+    assert words.unmet("(clear a)") == "a is not clear"

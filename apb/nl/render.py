@@ -45,14 +45,25 @@ class DomainText:
         template = self.predicate(name)
         return (template.compiled if positive else template.compiled_negated).fill(args)
 
+    def _complex(self, text: str) -> bool:
+        """True for a condition string that is not a literal: '(or ...)', '(forall ...)', '<atom> because ...'."""
+        _, name, _ = _split_atom(text)
+        return " because " in text or (name != "=" and name not in self.templates.predicates and
+                                        name in ("and", "or", "not", "imply", "forall", "exists"))
+
     def literal(self, text: str) -> str:
-        """The English of a PDDL literal string such as '(not (clear b))'."""
+        """The English of a PDDL literal string such as '(not (clear b))' (or of any condition `Task.explain`
+        lists, in words)."""
+        if self._complex(text):
+            return self.formulas.claim(text.split(" because ", 1)[0])
         positive, name, args = _split_atom(text)
         return self.fact(name, args, positive)
 
     def unmet(self, text: str) -> str:
         """The English of an unmet condition: '(clear b)' unmet reads 'b is not clear', '(not (clear b))'
-        unmet reads 'b is clear'."""
+        unmet reads 'b is clear'; a complex condition 'it is not the case that ...'."""
+        if self._complex(text):
+            return f"it is not the case that {self.literal(text)}"
         positive, name, args = _split_atom(text)
         return self.fact(name, args, not positive)
 
