@@ -131,3 +131,15 @@ def test_condition_strings_of_explain_read_as_words(env):
     assert words.unmet("(or (clear a) (red a))") == "it is not the case that a is clear or a is red"
     assert words.literal("(free a) because (not (heavy a))") == "a is free"
     assert words.unmet("(clear a)") == "a is not clear"
+
+
+def test_a_failing_implication_reads_x_but_not_y(env):
+    from apb.engine import Unmet
+
+    words = FormulaText(env.text.words)
+    failed = Unmet("none_of", "(imply (red a) (heavy a))", (Unmet("not_fact", "(not (red a))"),
+                                                            Unmet("fact", "(heavy a)")))
+    assert words.reason(failed) == "a is red but a is not heavy"
+    failed = Unmet("none_of", "(imply (red a) (not (clear a)))", (Unmet("not_fact", "(not (red a))"),
+                                                                  Unmet("not_fact", "(not (clear a))")))
+    assert words.reason(failed) == "a is red but a is clear"

@@ -175,6 +175,16 @@ class FormulaText:
             return f"it is not the case that {self.claim(unmet.pddl)}"
         return self.claim(unmet.pddl)
 
+    def _negated(self, node) -> str:
+        """'a is not heavy' for an atom, 'a is heavy' for a negated atom, else 'it is not the case that ...'."""
+        if isinstance(node, list) and node and str(node[0]).lower() not in _CONNECTIVES:
+            return self._atom(node, {}, False)
+        if isinstance(node, list) and len(node) == 2 and str(node[0]).lower() == "not":
+            inner = node[1]
+            if isinstance(inner, list) and inner and str(inner[0]).lower() not in _CONNECTIVES:
+                return self._atom(inner, {}, True)
+        return f"it is not the case that {self._say(node, {})}"
+
     def _literal(self, text: str) -> str:
         node = parse_formula(text)
         return self._say(node, {})
@@ -191,6 +201,9 @@ class FormulaText:
         if kind in ("fact", "not_fact"):
             return self._unmet_literal(unmet.pddl)
         if kind == "none_of":
+            node = parse_formula(unmet.pddl)
+            if isinstance(node, list) and len(node) == 3 and str(node[0]).lower() == "imply":
+                return f"{self._say(node[1], {})} but {self._negated(node[2])}"  # the only way an 'if' fails
             options = [self.required(c) for c in unmet.children]
             if not options:
                 return f"it is not the case that {self.claim(unmet.pddl)}"
