@@ -103,6 +103,9 @@ class Task:
         goal_pos = [self._fact_ids[(lit.predicate, *lit.args)] for lit in atoms if lit.positive]
         goal_neg = [self._fact_ids[(lit.predicate, *lit.args)] for lit in atoms if not lit.positive]
         self._goal_atoms = tuple(atoms)
+        # (fact id, wanted, PDDL text) of each goal literal, for goal_detail (built once: str() of a literal is slow)
+        self._goal_checks = tuple((self._fact_ids[(lit.predicate, *lit.args)], lit.positive, str(lit))
+                                  for lit in atoms)
         formulas = [*(lit for lit in problem.goal if lit.predicate == "="), *problem.complex_goal]
         parts = [self._formulas.ground(to_nnf(part), {}) for part in formulas]
         self.goal_parts = tuple(p for p in parts if p.const is not True)
@@ -352,9 +355,9 @@ class Task:
         """Why `state` is not a goal state, as apb.engine.explain.Unmet trees; empty iff it is."""
         bits = state.bits
         unmet: list[Unmet] = []
-        for lit in self._goal_atoms:
-            fid = self._fact_ids[(lit.predicate, *lit.args)]
-            unmet.extend(self._explainer.literal(fid, lit.positive, str(lit), bits))
+        for fid, wanted, text in self._goal_checks:
+            if bool(bits >> fid & 1) != wanted:
+                unmet.extend(self._explainer.literal(fid, wanted, text, bits))
         for part in self.goal_parts:
             unmet.extend(self._explainer.why(part, bits))
         return unmet
