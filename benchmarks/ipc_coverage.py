@@ -3,8 +3,12 @@
 For every domain folder and each of its problems (paired with the problem's own domain file where it has one):
 does apb load it, ground it, and random-walk it (each problem within a time budget)? Where Fast Downward is
 installed (`pip install 'apb[planners]'`), on the first problem that grounds: does FD's satisficing plan
-(eager_greedy([ff()])) validate in apb with FD's cost, and does apb's optimal A* find FD's optimal cost (astar(lmcut()), or astar(blind())
-where FD's LM-cut refuses the task) when both finish within the budget?
+(eager_greedy([ff()])) validate in apb with FD's cost, and does apb's optimal A* find FD's optimal cost
+(astar(lmcut()), or astar(blind()) where FD's LM-cut refuses the task) when both finish within the budget?
+
+Last full run (2 shared cores, heavily loaded): all 147 domains load (441 problems); 430 problems ground and
+random-walk within 60 s; FD's plan validates with FD's cost in 91 of 91 domains where FD found one (10 s);
+apb A* cost = FD optimum in 45 of 45 domains where both finished (10 s each).
 
     python benchmarks/ipc_coverage.py [--budget 30] [--walk 30] [--plan-budget 20] [--only NAME ...] [--no-fd]
 
