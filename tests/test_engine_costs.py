@@ -78,3 +78,14 @@ def test_bad_cost_effects_name_the_problem(effect, words):
     with pytest.raises(PDDLError) as raised:
         parse_domain(text, "costs.pddl")
     assert words in str(raised.value) and str(raised.value).startswith("costs.pddl:2:")
+
+
+def test_uniform_cost_search_and_plan_costs_agree_with_astar():
+    from apb.planners import solve
+
+    task = load_task(DOMAIN, ADL / "costs-p01.pddl")
+    ucs, best = solve(task, "ucs"), solve(task, "astar")
+    assert ucs.solved and ucs.planner == "ucs"
+    assert ucs.plan_cost == best.plan_cost == task.validate(ucs.plan).cost == 12
+    shortest = solve(task, "bfs")  # fewest actions, not cheapest: the long road (20)
+    assert shortest.plan_length < ucs.plan_length and shortest.plan_cost > ucs.plan_cost

@@ -283,7 +283,7 @@ def test_goal_initial_state_gives_the_empty_plan():
 
 def test_solve_rejects_bad_requests_with_clear_errors():
     task = tiny_task("chain")
-    with pytest.raises(ApbError, match=r"unknown planner 'dfs'.*bfs, astar, gbfs, random, fd-opt, fd-sat"):
+    with pytest.raises(ApbError, match=r"unknown planner 'dfs'.*bfs, astar, ucs, gbfs, random, fd-opt, fd-sat"):
         solve(task, "dfs")
     with pytest.raises(ApbError, match="admissible"):
         solve(task, "astar", heuristic="ff")
@@ -295,7 +295,7 @@ def test_solve_rejects_bad_requests_with_clear_errors():
         solve(task, "astar", max_steps=3)
     with pytest.raises(ApbError, match="max_nodes"):
         solve(task, "random", max_nodes=3)
-    assert PLANNERS == ("bfs", "astar", "gbfs", "random", "fd-opt", "fd-sat")
+    assert PLANNERS == ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat")
 
 
 def test_results_convert_to_json():

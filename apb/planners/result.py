@@ -44,8 +44,14 @@ class SearchResult:
 
     @property
     def plan_length(self) -> int | None:
-        """Number of actions in the plan (the plan cost, since all actions cost 1), or None without a plan."""
+        """Number of actions in the plan, or None without a plan."""
         return None if self.plan is None else len(self.plan)
+
+    @property
+    def plan_cost(self) -> float | None:
+        """The plan's cost (`Task.cost` of each action: its total-cost increase with action costs, else 1), or None
+        without a plan."""
+        return None if self.plan is None else sum(action.cost for action in self.plan)
 
     def plan_strings(self) -> list[str] | None:
         """The plan as PDDL action strings such as "(stack a b)"."""

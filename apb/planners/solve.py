@@ -12,14 +12,14 @@ from apb.planners.heuristics import Heuristic
 from apb.planners.random_walk import random_walk
 from apb.planners.result import SearchResult
 
-PLANNERS = ("bfs", "astar", "gbfs", "random", "fd-opt", "fd-sat")
+PLANNERS = ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat")
 _TAKES_HEURISTIC = ("astar", "gbfs")
-_TAKES_NODES = ("bfs", "astar", "gbfs")
+_TAKES_NODES = ("bfs", "astar", "ucs", "gbfs")
 
 
 def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
           max_steps: int | None = None, seed: int = 0, heuristic: str | Heuristic | None = None) -> SearchResult:
-    """Runs one planner on `task` (see PLANNERS). `timeout` is in seconds, `max_nodes` bounds expansions,
+    """Runs one planner on `task` (see PLANNERS; `ucs` is uniform-cost search, optimal with action costs). `timeout` is in seconds, `max_nodes` bounds expansions,
     `max_steps` and `seed` drive the random walk, `heuristic` overrides the default of astar (lmcut) or gbfs (ff).
     """
     name = str(planner).lower()
@@ -35,6 +35,10 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
         return breadth_first_search(task, timeout=timeout, max_nodes=max_nodes)
     if name == "astar":
         return astar(task, heuristic=heuristic or "lmcut", timeout=timeout, max_nodes=max_nodes)
+    if name == "ucs":  # uniform-cost search: A* with the blind heuristic, optimal with respect to action costs
+        result = astar(task, heuristic="blind", timeout=timeout, max_nodes=max_nodes)
+        result.planner = "ucs"
+        return result
     if name == "gbfs":
         return greedy_best_first(task, heuristic=heuristic or "ff", timeout=timeout, max_nodes=max_nodes)
     if name == "random":
