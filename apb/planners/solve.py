@@ -19,8 +19,9 @@ _TAKES_NODES = ("bfs", "astar", "ucs", "gbfs")
 
 def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
           max_steps: int | None = None, seed: int = 0, heuristic: str | Heuristic | None = None) -> SearchResult:
-    """Runs one planner on `task` (see PLANNERS; `ucs` is uniform-cost search, optimal with action costs). `timeout` is in seconds, `max_nodes` bounds expansions,
-    `max_steps` and `seed` drive the random walk, `heuristic` overrides the default of astar (lmcut) or gbfs (ff).
+    """Runs one planner on `task` (see PLANNERS; `ucs` is uniform-cost search, optimal with action costs).
+    `timeout` is in seconds, `max_nodes` bounds expansions, `max_steps` and `seed` drive the random walk,
+    `heuristic` overrides the default of astar (lmcut) or gbfs (ff).
     """
     name = str(planner).lower()
     if name not in PLANNERS:
