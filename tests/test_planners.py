@@ -20,6 +20,7 @@ from conftest import require_reference as reference_root
 
 import apb.engine.errors
 import apb.planners.downward as fd_backend
+from apb.domains.registry import domain_dir, domain_file
 from apb.engine import Task, load_task, read_plan
 from apb.errors import ApbError
 from apb.planners import (
@@ -411,3 +412,19 @@ def test_fast_downward_timeout_kills_the_run(monkeypatch, tmp_path):
     assert result.status == "timeout" and result.plan is None
     with pytest.raises(ApbError, match="unknown Fast Downward mode"):
         fast_downward(tiny_task("chain"), "fast")
+
+
+def test_h2_pairs_prove_mutexes_and_keep_compatible_facts():
+    from apb.planners.h2 import reachable_pairs
+
+    task = load_task(domain_file("blocksworld"), domain_dir("blocksworld") / "problems" / "p01.pddl")
+    pairs = reachable_pairs(task, task.initial_state.bits)
+    fid = {name: i for i, name in enumerate(task.fact_names)}
+
+    def together(p: str, q: str) -> bool:
+        return bool(pairs[fid[p]] >> fid[q] & 1) and bool(pairs[fid[q]] >> fid[p] & 1)
+
+    assert not together("(holding block_a)", "(handempty)")
+    assert not together("(on block_a block_b)", "(on block_b block_a)")
+    assert together("(holding block_a)", "(clear block_b)") and together("(handempty)", "(handempty)")
+    assert all(pairs[f] >> g & 1 == pairs[g] >> f & 1 for f in range(len(pairs)) for g in range(len(pairs)))

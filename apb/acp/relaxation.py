@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from apb.engine import State, Task
+from apb.planners.h2 import reachable_pairs
 from apb.planners.relaxed import relaxed_task
 
 
@@ -64,46 +65,7 @@ class H2:
             self.masks = [(1 << n) - 1] * n
             return
         closure = relaxed_closure(task, state)
-        actions = [task.actions[i] for i in sorted(closure.actions)]
-        masks = [0] * n  # masks[q]: facts r with {q, r} reachable (q itself when q is reachable)
-        true = task.fact_ids(state)
-        start = 0
-        for f in true:
-            start |= 1 << f
-        for f in true:
-            masks[f] = start
-        rows = []
-        for a in actions:
-            # conditional effects: every conditional add may happen, no conditional delete is relied on
-            adds = tuple(dict.fromkeys((*a.add, *(f for e in getattr(a, "effects", ()) for f in e.add))))
-            rows.append((sum(1 << f for f in a.pre), a.pre, adds, sum(1 << f for f in adds),
-                         sum(1 << f for f in a.delete)))
-        changed = True
-        while changed:
-            changed = False
-            for pre_mask, pre, add, add_mask, del_mask in rows:
-                if any(masks[p] & pre_mask != pre_mask for p in pre):
-                    continue
-                # facts q that can persist next to the action: reachable with each precondition, not touched by it
-                persist = 0
-                for q in range(n):
-                    if masks[q] >> q & 1 and masks[q] & pre_mask == pre_mask:
-                        persist |= 1 << q
-                persist &= ~(del_mask | add_mask)
-                new = add_mask | persist
-                for p in add:
-                    if masks[p] | new != masks[p]:
-                        masks[p] |= new
-                        changed = True
-                bits = persist
-                while bits:
-                    low = bits & -bits
-                    q = low.bit_length() - 1
-                    bits ^= low
-                    if masks[q] | add_mask != masks[q]:
-                        masks[q] |= add_mask
-                        changed = True
-        self.masks = masks
+        self.masks = reachable_pairs(task, state.bits, [task.actions[i] for i in sorted(closure.actions)])
 
     def pair(self, p: int, q: int) -> bool:
         """Whether {p, q} may hold together (False is a proof that it never does)."""

@@ -35,9 +35,10 @@ import time
 from dataclasses import dataclass, field, replace
 
 from apb.engine import Domain, Literal, Task
-from apb.equivalence.invariants import GroundModel, Group, bits_of, mutex_groups, reachable_pairs
+from apb.equivalence.invariants import GroundModel, Group, mutex_groups
 from apb.equivalence.scene import Scene, fluent_predicates, monotone_predicates
 from apb.planners import solve
+from apb.planners.h2 import bits_of, reachable_pairs
 from apb.planners.space import Successors
 
 EXACT, PARTIAL, UNSOLVABLE, UNKNOWN = "exact", "partial", "unsolvable", "unknown"
@@ -267,8 +268,9 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
         return static_init | frozenset(model.facts[i] for i in ids)
 
     groups = mutex_groups(model, fluent)
+    start_bits = task.initial_state.bits
     lower = _lower_bound(model, goal, goal_neg, groups, monotone_predicates(domain),
-                         reachable_pairs(model, MAX_PAIR_FACTS))
+                         None if len(model.facts) > MAX_PAIR_FACTS else reachable_pairs(task, start_bits))
     if lower is None:
         return Closure(UNSOLVABLE, static_init | scene.goal, None, method, "the goal contradicts a mutex invariant")
     search = _Search(task, budget)
