@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from apb.datasets import Dataset, is_bundled, number_ranges, resolve
+from apb.datasets import Dataset, is_bundled, number_ranges, resolve, source_name
 from apb.domains.registry import UnknownDomainError
 from apb.engine.errors import ApbError
-from apb.eval.trajectory import EpisodeSpec, domain_name
+from apb.eval.trajectory import EpisodeSpec
 
 ALL = "all"  # --problems all: every problem of the split
 
@@ -100,8 +100,8 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
                             "the PDDL agents without --description")
     names: dict[str, str] = {}
     for domain in domains:
-        if (other := names.setdefault(domain_name(domain), domain)) != domain:
-            raise EvalError(f"two domains are both named {domain_name(domain)!r} ({other} and {domain}): their "
+        if (other := names.setdefault(source_name(domain), domain)) != domain:
+            raise EvalError(f"two domains are both named {source_name(domain)!r} ({other} and {domain}): their "
                             "episodes and report rows would mix; run them into separate --out folders")
     specs = []
     for domain in domains:
@@ -140,6 +140,6 @@ def resolve_problems(domain: str, split: str, problems: list[int | str], *,
         try:
             dataset.entry(problem)
         except DatasetError:
-            raise EvalError(f"domain {domain_name(domain)} (split {split}) has no problem {problem!r}: its problems "
+            raise EvalError(f"domain {source_name(domain)} (split {split}) has no problem {problem!r}: its problems "
                             f"are {number_ranges(dataset.numbers())}; {hint}") from None
     return problems

@@ -54,15 +54,10 @@ class EpisodeSpec:
 
     @property
     def domain_name(self) -> str:
-        return domain_name(self.domain)
+        return source_name(self.domain)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def domain_name(domain: str) -> str:
-    """The name a domain's episodes and report rows go by (see `apb.datasets.source_name`)."""
-    return source_name(domain)
 
 
 def slug(text: str) -> str:
