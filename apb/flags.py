@@ -1,0 +1,39 @@
+"""argparse types shared by every command's flags: a bad value is a one-line usage error (exit 2) naming the flag
+and the value, before any work."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def positive_int(value: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1") from None
+    return number
+
+
+def non_negative_int(value: str) -> int:
+    """argparse type: an integer >= 0."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value} must be 0 or more") from None
+    return number
+
+
+def positive_float(value: str) -> float:
+    """argparse type: a number > 0 (seconds, budgets)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"{value} must be a positive number") from None
+    return number
