@@ -14,9 +14,12 @@ def run() -> None:
         from apb.cli import main
 
         code = main()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before apb.cli.main could handle it (during start-up)
+        import os
+
         sys.stderr.write("interrupted\n")
-        code = 130
+        sys.stderr.flush()
+        os._exit(130)  # at once: nothing has been written yet, and no worker thread may delay the exit
     sys.exit(code)
 
 

@@ -6,8 +6,8 @@ is not UTF-8, a non-empty --out, --resume with changed settings, a second run in
     python tools/exit_code_table.py --check    # exit 1 when README.md's table differs (tests/test_exit_codes.py)
 
 Each cell is the exit code and the start of the one-line message; "—" where the situation cannot arise (the command
-has no --out, no --resume, or no input file). Ctrl-C is a real SIGINT sent to a subprocess one second into a long
-piece of work (or into start-up, for commands that finish sooner).
+has no --out, no --resume, or no input file). Ctrl-C is a real SIGINT sent to a subprocess in the middle of a long
+piece of work, 2.5 seconds after it started.
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ def commands() -> dict[str, dict[str, list[str] | None]]:
                              "Ctrl-C": ["acp", "generate", "floortile", "--out", "{W}/g3"]},
         "apb acp eval": {"bad flag value": [*acp_eval, "--concurrency", "0", "--out", "{W}/a0"],
                          "--out not writable": [*acp_eval, "--out", "{W}/file"],
-                         "input not UTF-8": ["acp", "eval", "{W}/latin1.jsonl", "--llm", "local", "--out", "{W}/a1"],
+                         "input not UTF-8": ["acp", "eval", "{W}/latin1.jsonl", "--llm", "scripted:{W}/answers.txt",
+                                             "--out", "{W}/a1"],
                          "--out not empty": [*acp_eval, "--out", "{W}/a2"],
                          "--resume, other settings": [*acp_eval, "--out", "{W}/a3", "--resume", "--cot"],
                          "second run, same --out": [*acp_eval, "--out", "{W}/locked"],
@@ -97,13 +98,13 @@ def commands() -> dict[str, dict[str, list[str] | None]]:
                               "Ctrl-C": None},
         "apb nl2pddl eval": {"bad flag value": [*nl_eval, "--limit", "-2", "--out", "{W}/n0"],
                              "--out not writable": [*nl_eval, "--out", "{W}/file"],
-                             "input not UTF-8": ["nl2pddl", "eval", "{W}/latin1.jsonl", "--llm", "local", "--out",
-                                                 "{W}/n1"],
+                             "input not UTF-8": ["nl2pddl", "eval", "{W}/latin1.jsonl", "--llm",
+                                                 "scripted:{W}/answers.txt", "--out", "{W}/n1"],
                              "--out not empty": [*nl_eval, "--out", "{W}/n2"],
                              "--resume, other settings": [*nl_eval, "--out", "{W}/n3", "--resume", "--shots", "1"],
                              "second run, same --out": [*nl_eval, "--out", "{W}/locked"],
                              "Ctrl-C": None},
-        "apb validate": {"bad flag value": ["validate", "--bogus"],
+        "apb validate": {"bad flag value": ["validate", "{BW}/domain.pddl", "--bogus"],
                          "--out not writable": None,
                          "input not UTF-8": ["validate", "{W}/latin1/domain.pddl", "{W}/latin1/problems/p01.pddl",
                                              "{BW}/plans/p01.plan"],
@@ -118,7 +119,8 @@ def commands() -> dict[str, dict[str, list[str] | None]]:
                          "--out not writable": ["generate", "blocksworld", "--count", "1", "--out", "{W}/file"],
                          "input not UTF-8": None, "--out not empty": None, "--resume, other settings": None,
                          "second run, same --out": None, "Ctrl-C": None},
-        "apb nl2pddl score": {"bad flag value": ["nl2pddl", "score", "--bogus"], "--out not writable": None,
+        "apb nl2pddl score": {"bad flag value": ["nl2pddl", "score", "a.pddl", "b.pddl", "--domain"],
+                              "--out not writable": None,
                               "input not UTF-8": ["nl2pddl", "score", "{W}/latin1/problems/p01.pddl",
                                                   "{W}/latin1/domain.pddl"],
                               "--out not empty": None, "--resume, other settings": None,
@@ -143,7 +145,7 @@ def run_in_process(argv: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-def run_interrupted(argv: list[str], after: float = 1.0) -> tuple[int, str]:
+def run_interrupted(argv: list[str], after: float = 2.5) -> tuple[int, str]:
     """(exit code, stderr) of `python -m apb argv` sent SIGINT `after` seconds after it started."""
     proc = subprocess.Popen([sys.executable, "-m", "apb", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
@@ -160,7 +162,7 @@ def message(stderr: str, work: str) -> str:
     line = re.sub(r"^(apb[\w ]*: )?error: ", "", line)
     line = re.sub(r"pid \d+ on [\w.-]+, started [^:]+:", "pid N on HOST, started T:", line)
     line = line.replace("|", "/")
-    return (line[:72] + "…") if len(line) > 73 else line
+    return (line[:90] + "…") if len(line) > 91 else line
 
 
 def build_table() -> str:
