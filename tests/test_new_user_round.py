@@ -358,3 +358,46 @@ def test_ctrl_c_stops_an_eval_within_two_seconds_and_keeps_what_finished(tmp_pat
     kept = [read_trajectory(p) for p in (out / "episodes").glob("*.jsonl")]  # every finished file reads back
     assert len(kept) >= 2 and f"interrupted: {len(kept)} of 4 episode(s) finished" in stderr and "--resume" in stderr
     assert not (out / LOCK_FILE).exists()
+
+
+# ---- the study's prompts and small context windows ----------------------------------------------------------------
+class ShortWindowLLM:
+    """A scripted model that knows its context window and counts tokens (four characters each), like the local
+    llama.cpp model does with its tokenizer."""
+
+    spec = "short-window"
+    default_max_tokens = 512
+
+    def __init__(self, n_ctx: int) -> None:
+        self.n_ctx = n_ctx
+        self.calls = 0
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 4
+
+    def complete(self, messages, **kwargs):
+        self.calls += 1
+        raise AssertionError("the run must stop before any call")
+
+
+def test_the_study_says_before_it_starts_that_the_context_is_too_small(tmp_path):
+    from apb.eval.context import ContextTooSmall
+    from apb.eval.plan import plan_episodes
+    from apb.eval.runner import run_episodes
+
+    specs = plan_episodes(["baking"], ["closed-loop"], [1], split="study", model="short-window")
+    llm = ShortWindowLLM(4096)
+    with pytest.raises(ContextTooSmall) as error:
+        run_episodes(specs, tmp_path / "run", llms={"short-window": llm}, concurrency=1)
+    message = str(error.value)
+    assert "holds 4096" in message and "--shots 0" in message and "--description rule" in message
+    assert llm.calls == 0 and not (tmp_path / "run").exists()  # nothing asked, nothing written
+    from apb.eval.context import prompt_tokens
+
+    full = prompt_tokens(specs[0], llm)
+    lean = prompt_tokens(specs[0].__class__(**{**specs[0].to_dict(), "agent_options": {"shots": 0}}), llm)
+    assert lean < full  # the suggested setting does shorten the prompt
+    roomy = ShortWindowLLM(10 * full)
+    run_episodes([specs[0].__class__(**{**specs[0].to_dict(), "max_steps": 1})], tmp_path / "ok",
+                 llms={"short-window": roomy}, concurrency=1)
+    assert roomy.calls >= 1  # a window that holds the prompt lets the run start

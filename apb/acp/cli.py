@@ -113,8 +113,10 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
     if args.agent not in AGENTS:
         raise ACPError(f"unknown agent {args.agent!r}: use {', '.join(AGENTS)}")
+    from apb.eval.rundir import check_writable
+
+    target = check_writable(args.out, folder=False)
     questions = read_questions(args.file)
-    target = Path(args.out)
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "w", encoding="utf-8") as handle:
         for q in questions:
@@ -127,6 +129,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from apb.acp.audit import audit
     from apb.acp.io import read_questions
 
+    from apb.eval.rundir import check_writable
+
+    if args.json:
+        check_writable(args.json, what="--json", folder=False)
     questions = read_questions(args.file)
     generative = [q for q in questions if q.format == "gen"]
     if not generative:

@@ -63,7 +63,7 @@ def prompt_tokens(spec: EpisodeSpec, llm: Any) -> int | None:
         if probe.messages is None:
             return None
         text = "\n".join(str(m.get("content", "")) for m in probe.messages)
-        return llm.count_tokens(text) + probe.max_tokens
+        return llm.count_tokens(text) + (probe.max_tokens or int(getattr(llm, "default_max_tokens", 0) or 0))
     finally:
         env.close()
 
