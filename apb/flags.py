@@ -6,26 +6,24 @@ from __future__ import annotations
 import argparse
 
 
-def positive_int(value: str) -> int:
-    """argparse type: an integer >= 1."""
+def _whole(value: str, low: int, requirement: str) -> int:
     try:
         number = int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1") from None
+    if number < low:
+        raise argparse.ArgumentTypeError(f"{value} must be {requirement}")
     return number
+
+
+def positive_int(value: str) -> int:
+    """argparse type: an integer >= 1 (counts, limits, budgets)."""
+    return _whole(value, 1, "at least 1")
 
 
 def non_negative_int(value: str) -> int:
-    """argparse type: an integer >= 0."""
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"{value} must be 0 or more") from None
-    return number
+    """argparse type: an integer >= 0 (seeds, offsets)."""
+    return _whole(value, 0, "0 or more")
 
 
 def positive_float(value: str) -> float:
@@ -35,5 +33,5 @@ def positive_float(value: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
     if not number > 0 or number == float("inf"):
-        raise argparse.ArgumentTypeError(f"{value} must be a positive number") from None
+        raise argparse.ArgumentTypeError(f"{value} must be a positive number")
     return number

@@ -27,7 +27,7 @@ from apb.eval.plan import EvalError, plan_episodes
 from apb.eval.rundir import RunLock, check_writable, open_run_dir, prepare_run_dir
 
 __all__ = ["EvalError", "RunInterrupted", "plan_episodes", "run_episodes", "run_eval", "run_items"]
-STOP_GRACE = 1.0  # seconds the runner waits for running items after Ctrl-C
+STOP_GRACE = 0.5  # seconds the runner waits for running items after Ctrl-C
 
 
 class RunInterrupted(KeyboardInterrupt):
