@@ -188,6 +188,7 @@ def build_table() -> str:
                         run_in_process(before)
                     if scenario == "Ctrl-C":
                         code, stderr = run_interrupted(argv)
+                        stderr = stderr.split(":", 1)[0]  # "interrupted", then what finished: depends on timing
                     else:
                         code, stderr = run_in_process(argv)
                     cells.append(f"{code}: {message(stderr, str(work))}" if code else "0")

@@ -40,10 +40,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     tasks, formats = _names(args.tasks, TASKS, "task"), _names(args.formats, FORMATS, "format")
     settings = {"dataset": args.dataset, "tasks": tasks, "formats": formats, "count": args.count, "seed": args.seed,
                 "view": args.view, "description": args.description, "budget": args.budget}
-    prepare_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite, create=False)
+    prepare_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
     questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
                                 view=args.view, description=args.description, budget=args.budget)
-    with open_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite):
+    with open_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite,
+                      resumable=False):
         paths = write_questions(questions, args.out)
     table = Table("task", "seconds", "questions")
     for task, seconds in stats.seconds.items():
@@ -128,7 +130,6 @@ def cmd_answer(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from apb.acp.audit import audit
     from apb.acp.io import read_questions
-
     from apb.eval.rundir import check_writable
 
     if args.json:

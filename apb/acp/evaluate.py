@@ -89,7 +89,7 @@ class QuestionItem:
         messages = build_messages(q, self.shots, self.cot)
         record: dict[str, Any] = {"id": q.id, "group": q.group, "task": q.task, "format": q.format,
                                   "domain": q.domain, "view": q.view, "source": q.source, "prompt": messages,
-                                  "gold": q.answer, "llm_calls": 1}
+                                  "gold": q.answer, "question_hash": question_hash(q), "llm_calls": 1}
         try:
             completion = llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0)
         except ApbError as err:
@@ -118,18 +118,29 @@ def question_items(questions: list[Question], model: str, *, shots: int = 2, cot
             for q in questions]
 
 
-def eval_settings(model: str, *, shots: int, cot: bool, max_tokens: int, questions: list[Question],
-                  examples: list[Question] | None) -> dict[str, Any]:
-    """What changes an ACP evaluation's results (run.json; compared on --resume)."""
-    def digest(items: list[Question] | None) -> str | None:
-        if items is None:
-            return None
-        return hashlib.sha256(json.dumps([q.to_dict() for q in items], sort_keys=True, default=str).encode()
-                              ).hexdigest()[:16]
+def question_hash(q: Question) -> str:
+    """A short hash of everything a question is (its record): a result belongs to the question it answered."""
+    return hashlib.sha256(json.dumps(q.to_dict(), sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-    return {"llm": model, "shots": shots, "cot": cot, "max_tokens": max_tokens, "questions": digest(questions),
-            "shots_from": digest(examples), "instructions": hashlib.sha256(
-                json.dumps(instructions(), sort_keys=True).encode()).hexdigest()[:16]}
+
+def eval_settings(model: str, *, shots: int, cot: bool, max_tokens: int,
+                  examples: list[Question] | None) -> dict[str, Any]:
+    """What changes an ACP evaluation's results (run.json; compared on --resume). The questions themselves are
+    checked one by one (`question_hash`), so a resumed run may add questions but never mixes two versions of one."""
+    shots_from = None if examples is None else hashlib.sha256("".join(question_hash(q) for q in examples).encode()
+                                                              ).hexdigest()[:16]
+    return {"llm": model, "shots": shots, "cot": cot, "max_tokens": max_tokens, "shots_from": shots_from,
+            "instructions": hashlib.sha256(json.dumps(instructions(), sort_keys=True).encode()).hexdigest()[:16]}
+
+
+def check_same_questions(questions: list[Question], out: Path) -> None:
+    """ACPError when `out` holds a result for a question id whose question has changed since (another set)."""
+    before = RecordStore(out).records()
+    for q in questions:
+        old = before.get(str(q.id))
+        if old is not None and old.get("question_hash") not in (None, question_hash(q)):
+            raise ACPError(f"{out}: question {q.id} is not the one the earlier run answered (the question set "
+                           "changed); evaluate the new set into another --out, or use --overwrite")
 
 
 def evaluate(questions: list[Question], llm, out: str | Path, *, shots: int = 2, cot: bool = False,
@@ -142,8 +153,9 @@ def evaluate(questions: list[Question], llm, out: str | Path, *, shots: int = 2,
     (correct answers of the run, errors excluded) and `answered`."""
     spec = llm if isinstance(llm, str) else getattr(llm, "spec", None) or str(llm)
     items = question_items(questions, spec, shots=shots, cot=cot, max_tokens=max_tokens, examples=examples)
-    settings = eval_settings(spec, shots=shots, cot=cot, max_tokens=max_tokens, questions=questions,
-                             examples=examples)
+    settings = eval_settings(spec, shots=shots, cot=cot, max_tokens=max_tokens, examples=examples)
+    if resume:
+        check_same_questions(questions, Path(out))
     summary = run_items(items, out, kind=ACP_QUESTIONS, settings=settings, concurrency=concurrency, resume=resume,
                         overwrite=overwrite, progress=progress,
                         llms=None if isinstance(llm, str) else {spec: llm}, executor=executor)

@@ -106,7 +106,7 @@ def read_run_file(out: Path) -> dict[str, Any] | None:
 
 
 def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], resume: bool = False,
-                    overwrite: bool = False, create: bool = True) -> dict[str, Any] | None:
+                    overwrite: bool = False, create: bool = True, resumable: bool = True) -> dict[str, Any] | None:
     """Applies the folder rule (see the module docstring); returns the earlier run's record (resume) or None.
     With `create=False` only checks (nothing is written)."""
     out = check_writable(out)
@@ -124,8 +124,10 @@ def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], res
         before = None
     elif content and not resume:
         what = f"an earlier {before.get('kind', 'apb')} run" if before else "files"
-        raise RunDirError(f"{out}: the folder is not empty (it holds {what}); pass --resume to continue that run, "
-                          "--overwrite to replace it, or choose another --out (nothing was changed)")
+        options = "pass --resume to continue that run, --overwrite to replace it," if resumable else \
+            "pass --overwrite to replace it"
+        raise RunDirError(f"{out}: the folder is not empty (it holds {what}); {options} or choose another --out "
+                          "(nothing was changed)")
     elif content and resume:
         if before is None:
             raise RunDirError(f"{out}: cannot resume: the folder has no {RUN_FILE} (not an apb run of this version), "
@@ -224,14 +226,16 @@ class RunLock:
 
 @contextlib.contextmanager
 def open_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], resume: bool = False,
-                 overwrite: bool = False) -> Iterator[dict[str, Any] | None]:
+                 overwrite: bool = False, resumable: bool = True) -> Iterator[dict[str, Any] | None]:
     """Checks the folder rule, takes the lock, writes `run.json`; yields the earlier run's record (or None) and
     releases the lock on exit, whatever happens."""
     lock = RunLock(out)
     lock.check()  # a live run's lock is named before anything else
-    prepare_run_dir(out, kind=kind, settings=settings, resume=resume, overwrite=overwrite, create=False)
+    prepare_run_dir(out, kind=kind, settings=settings, resume=resume, overwrite=overwrite, create=False,
+                    resumable=resumable)
     lock.acquire()
     try:
-        yield prepare_run_dir(out, kind=kind, settings=settings, resume=resume, overwrite=overwrite)
+        yield prepare_run_dir(out, kind=kind, settings=settings, resume=resume, overwrite=overwrite,
+                              resumable=resumable)
     finally:
         lock.release()

@@ -66,8 +66,10 @@ def _settings(**settings) -> dict:
 
 def cmd_build(args: argparse.Namespace) -> int:
     settings = _settings(dataset=args.dataset, count=args.count, split=args.split)
-    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False)
-    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite):
+    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
+                      resumable=False):
         rows = build_pairs(args.dataset, args.count, args.out, split=args.split)
     abstract = sum(r["init_is_abstract"] or r["goal_is_abstract"] for r in rows)
     make_console().print(f"wrote {len(rows)} pairs ({abstract} abstract) to {escape(str(Path(args.out) / PAIRS_FILE))}")
@@ -76,8 +78,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     settings = _settings(rows=str(Path(args.rows).resolve()), limit=args.limit)
-    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False)
-    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite):
+    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
+                      resumable=False):
         rows = import_planetarium(args.rows, args.out, limit=args.limit)
     make_console().print(f"wrote {len(rows)} pairs to {escape(str(Path(args.out) / PAIRS_FILE))}")
     return 0
