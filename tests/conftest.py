@@ -23,14 +23,17 @@ from apb.engine import ActionSchema, Literal, PDDLWarning, State, Task, load_dom
 
 
 def pytest_configure(config) -> None:
-    """Tests never write into the user's home (an llm.sqlite appeared in ~/.cache/apb): the answer cache and
-    matplotlib's config go to a fresh temporary folder, also for the subprocesses tests start (they inherit the
+    """Tests never write into the user's home (an llm.sqlite appeared in ~/.cache/apb): the answer cache, matplotlib's
+    config and Ray's files go to a fresh temporary folder, also for the subprocesses tests start (they inherit the
     environment)."""
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="apb-test-cache-")
     os.environ["APB_CACHE_DIR"] = folder
     os.environ["MPLCONFIGDIR"] = os.path.join(folder, "matplotlib")
+    # a new local Ray instance writes an auth token to ~/.ray unless its auth mode is set; the tests' instance is
+    # local to this machine and its processes
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 
 TESTS_DIR = Path(__file__).resolve().parent
