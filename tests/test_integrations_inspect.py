@@ -95,3 +95,58 @@ def test_inspect_eval_apb_game_on_the_command_line_writes_a_log(tmp_path):
     assert log.status == "success" and len(log.samples) == 2
     # the mock model's default answer is no action: both episodes end without the goal
     assert all(next(iter(s.scores.values())).value == "I" for s in log.samples)
+
+
+def answering(table, default="}}} no idea"):
+    """A mock-model callable: the answer for the sample whose last user message is a key of `table`."""
+
+    def outputs(messages, tools, tool_choice, config):
+        text = table.get(messages[-1].text, default)
+        return next(scripted([text]))
+
+    return outputs
+
+
+def test_acp_questions_scored_by_apbs_scorer_right_wrong_and_malformed(tmp_path):
+    from apb.acp import extract, generate, score
+    from apb.acp.evaluate import answer_text
+    from apb.integrations.inspect_tasks import acp
+
+    task = acp(domain="ferry", tasks="app,reach", formats="bool,mcq,gen", count=1, seed=0, shots=1)
+    questions, _ = generate("ferry", tasks=["app", "reach"], formats=["bool", "mcq", "gen"], count=1, seed=0)
+    assert len(task.dataset) == len(questions) >= 5
+    by_text = {s.input[-1].text: s for s in task.dataset}
+    right = {text: s.target for text, s in by_text.items()}
+    log = run(task, answering(right), tmp_path / "right")
+    for sample in log.samples:
+        [value] = sample.scores.values()
+        assert value.value == {"official": 1.0, "sound": 1.0}, (sample.id, value)
+    wrong_answers = {"yes": "no", "no": "yes", "A": "B", "B": "A", "C": "A", "D": "A"}
+    wrong = {text: wrong_answers.get(s.target, "(drive-truck nowhere)") for text, s in by_text.items()}
+    log = run(acp(domain="ferry", tasks="app,reach", formats="bool,mcq,gen", count=1, seed=0, shots=1),
+              answering(wrong), tmp_path / "wrong")
+    by_id = {f"{q.group}-{q.id}": q for q in questions}
+    for sample in log.samples:
+        [value] = sample.scores.values()
+        q = by_id[sample.id]
+        expected = score(q, extract(wrong[sample.input[-1].text], q.task, q.format, (q.choices or {}).get("text")))
+        assert value.value["official"] == float(expected.official)  # the same verdict as apb acp eval's
+        if q.format != "gen":
+            assert value.value["official"] == 0.0
+    log = run(acp(domain="ferry", tasks="app", formats="bool", count=1, seed=0), answering({}), tmp_path / "bad")
+    assert all(next(iter(s.scores.values())).value == {"official": 0.0, "sound": 0.0} for s in log.samples)
+    assert answer_text(questions[0])  # the target is what a model is asked to write
+
+
+def test_nl2pddl_scores_the_gold_problem_correct_and_garbage_unparseable(tmp_path):
+    from apb.integrations.inspect_tasks import nl2pddl
+
+    task = nl2pddl(dataset="blocksworld", count=2)
+    gold = {s.input[-1].text: s.target for s in task.dataset}
+    log = run(task, answering(gold), tmp_path / "gold")
+    assert len(log.samples) >= 2
+    for sample in log.samples:
+        assert next(iter(sample.scores.values())).value == {"parseable": 1.0, "solvable": 1.0, "correct": 1.0}
+    log = run(nl2pddl(dataset="blocksworld", count=2), answering({}), tmp_path / "garbage")
+    for sample in log.samples:
+        assert next(iter(sample.scores.values())).value == {"parseable": 0.0, "solvable": 0.0, "correct": 0.0}

@@ -12,11 +12,18 @@ length, the optimal length, the invalid actions, the stop reason and every step 
 `domain`, `problems` (as in `apb eval`: 1-5, 1,3, all), `split`, `agent` (act, react, closed-loop:H, ...),
 `description` (curated, rule, obfuscated, shuffled, an nl.yaml), `translator`, `seeds`, `max_steps`,
 `require_finish`.
+
+`apb/acp` asks ACP questions with `apb acp eval`'s messages (`-T questions=FILE_OR_DIR`, apb's or ACPBench's
+released files, or `-T domain=D -T tasks=app,reach -T formats=bool -T count=N` to generate them; `shots`, `cot`)
+and scores the extracted answer with apb's scorers: `official` (ACPBench's semantics) and `sound`. `apb/nl2pddl`
+asks for a problem's PDDL from its description (`-T pairs=FILE`, or `-T dataset=D -T count=N` to build pairs) and
+scores Planetarium's (parseable, solvable, correct) with apb's equivalence checker.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from apb.integrations import require
@@ -183,9 +190,136 @@ def game(domain: str = "blocksworld", problems: str = "1-5", split: str = "test"
                 metadata={"apb_domain": domain, "apb_agent": agent, "apb_description": description})
 
 
+# ---- apb/acp --------------------------------------------------------------------------------------------------
+def acp_samples(questions: list, *, shots: int = 2, cot: bool = False, examples: list | None = None) -> list[Sample]:
+    """One Sample per ACP question: the messages `apb acp eval` sends (system, shots, question), the gold answer
+    as the target (as a model is asked to write it) and the question record for the scorer."""
+    from apb.acp.evaluate import answer_text, build_messages, pick_shots
+
+    pool: dict[str, list] = {}
+    for q in questions if examples is None else examples:
+        pool.setdefault(q.group, []).append(q)
+    return [Sample(input=[to_inspect_message(m) for m in build_messages(q, pick_shots(q, pool, shots), cot)],
+                   target=answer_text(q), id=f"{q.group}-{q.id}",
+                   metadata={"question": q.to_dict(), "group": q.group, "domain": q.domain})
+            for q in questions]
+
+
+@scorer(metrics={"official": [accuracy(), stderr()], "sound": [accuracy(), stderr()]})
+def acp_answer():
+    """apb's ACP scorers on the extracted answer: `official` (ACPBench's semantics) and `sound` (apb's)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        from apb.acp import MISSING, Question, extract
+        from apb.acp import score as acp_score
+
+        q = Question.from_dict(state.metadata["question"])
+        answer = extract(state.output.completion, q.task, q.format, (q.choices or {}).get("text"))
+        verdict = acp_score(q, answer)
+        return Score(value={"official": float(verdict.official), "sound": float(verdict.sound)},
+                     answer=None if answer is MISSING else str(answer), explanation=verdict.reason,
+                     metadata={"extracted": answer is not MISSING, "gold": q.answer})
+
+    return score
+
+
+@task
+def acp(questions: str | None = None, domain: str = "blocksworld", tasks: str = "all", formats: str = "all",
+        count: int = 2, seed: int = 0, shots: int = 2, cot: bool = False) -> Task:
+    """ACP questions: `questions` (an apb questions file/folder or ACPBench's released files, as `apb acp eval`
+    reads them), else `count` fresh ones per task and format about `domain`; scored by apb's ACP scorers."""
+    from apb.acp import FORMATS, TASKS, generate, read_questions
+
+    if questions:
+        items = read_questions(questions)
+        name = f"apb-acp-{Path(str(questions)).stem}"
+    else:
+        items, _ = generate(domain, tasks=_choices(tasks, TASKS, "task"), formats=_choices(formats, FORMATS, "format"),
+                            count=int(count), seed=int(seed))
+        name = f"apb-acp-{domain}"
+    return Task(dataset=MemoryDataset(acp_samples(items, shots=int(shots), cot=_flag(cot)), name=name),
+                solver=generate_answer(), scorer=acp_answer())
+
+
+@solver
+def generate_answer():
+    """One completion of the sample's messages at temperature 0 (as `apb acp eval` / `apb nl2pddl eval` ask)."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        return await generate(state, temperature=0.0)
+
+    return solve
+
+
+# ---- apb/nl2pddl ----------------------------------------------------------------------------------------------
+def nl2pddl_samples(rows: list[dict], base: Path, *, shots: int = 0) -> list[Sample]:
+    """One Sample per (description, gold problem) pair: `apb nl2pddl eval`'s messages, the gold as the target."""
+    from apb.nl2pddl.runner import domain_file_for, messages_for
+
+    samples = []
+    for row in rows:
+        path = domain_file_for(row, base)
+        examples = [r for r in rows if r["domain"] == row["domain"] and r["id"] != row["id"]][:shots]
+        messages = messages_for(row, path.read_text(encoding="utf-8"), examples)
+        samples.append(Sample(input=[to_inspect_message(m) for m in messages], target=row["problem_pddl"],
+                              id=str(row["id"]), metadata={"domain_file": str(path), "domain": row.get("domain"),
+                                                          "is_placeholder": bool(row.get("is_placeholder"))}))
+    return samples
+
+
+@scorer(metrics={"parseable": [accuracy()], "solvable": [accuracy()], "correct": [accuracy(), stderr()]})
+def problem_equivalence():
+    """Planetarium's triple for the generated problem against the gold one, by apb's checker."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        from apb.agents.llm_plus_p import extract_problem_pddl
+        from apb.engine import load_domain
+        from apb.nl2pddl import assess
+
+        predicted = extract_problem_pddl(state.output.completion)
+        result = await anyio.to_thread.run_sync(
+            lambda: assess(target.text, predicted, load_domain(state.metadata["domain_file"]),
+                           placeholder=state.metadata["is_placeholder"]))
+        triple = result.evaluation
+        return Score(value={k: float(v) for k, v in triple._asdict().items()}, answer=predicted,
+                     explanation=result.error or result.reason or result.verdict,
+                     metadata={"planner_status": result.planner_status, "verdict": result.verdict})
+
+    return score
+
+
+@task
+def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int = 5, shots: int = 0) -> Task:
+    """NL -> PDDL: `pairs` (a pairs file from `apb nl2pddl build` or Planetarium's import), else the pairs of the
+    first `count` problems of `dataset`; scored (parseable, solvable, correct) by apb's checker."""
+    import tempfile
+
+    from apb.nl2pddl import build_pairs
+    from apb.nl2pddl.planetarium import read_rows
+
+    if pairs:
+        rows, base = read_rows(pairs), Path(pairs).resolve().parent
+    else:
+        base = Path(tempfile.mkdtemp(prefix="apb-nl2pddl-"))
+        rows = build_pairs(dataset, int(count), base)
+    return Task(dataset=MemoryDataset(nl2pddl_samples(rows, base, shots=int(shots)), name=f"apb-nl2pddl-{dataset}"),
+                solver=generate_answer(), scorer=problem_equivalence())
+
+
+def _choices(value: Any, allowed: tuple[str, ...], what: str) -> list[str]:
+    from apb.acp import ACPError
+
+    names = list(allowed) if str(value) == "all" else [v.strip().lower() for v in str(value).split(",") if v.strip()]
+    for name in names:
+        if name not in allowed:
+            raise ACPError(f"unknown {what} {name!r}: use {', '.join(allowed)} or all")
+    return names
+
+
 def _flag(value: Any) -> bool:
     """A -T flag: Inspect passes `true`/`false` through YAML, a string from some callers."""
     return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
 
 
-__all__ = ["InspectLLM", "apb_agent", "game", "game_samples", "goal_reached", "play_episode"]
+__all__ = ["InspectLLM", "acp", "acp_answer", "acp_samples", "apb_agent", "game", "game_samples", "goal_reached",
+           "nl2pddl", "nl2pddl_samples", "play_episode", "problem_equivalence"]
