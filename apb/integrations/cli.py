@@ -1,11 +1,14 @@
-"""`apb serve openenv`: one command that starts an integration's server. `add_serve_parser(sub)` adds it."""
+"""`apb serve openenv` (an integration's server) and `apb acp export --format lm-eval` (tasks for another framework).
+`add_integration_parsers(sub)` adds both to the apb parser (after `apb acp`'s own parser)."""
 
 from __future__ import annotations
 
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 
+out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -20,6 +23,29 @@ def cmd_serve_openenv(args: argparse.Namespace) -> int:
     serve(args.domain, host=args.host, port=args.port, problem=problem, split=args.split,
           description=args.description, max_steps=args.max_steps, hints=args.hints)
     return 0
+
+
+def cmd_acp_export(args: argparse.Namespace) -> int:
+    from apb.acp import read_questions
+    from apb.integrations.lm_eval import export_lm_eval
+
+    names = export_lm_eval(read_questions(args.questions), args.out, shots=args.shots, cot=args.cot)
+    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag apb_acp); run "
+              f"lm_eval --include_path {escape(str(args.out))} --tasks apb_acp")
+    return 0
+
+
+def add_integration_parsers(sub) -> None:
+    add_serve_parser(sub)
+    acp = sub.choices["acp"]
+    [actions] = [a for a in acp._actions if isinstance(a, argparse._SubParsersAction)]
+    e = actions.add_parser("export", help="write the questions as another framework's tasks (lm-eval)")
+    e.add_argument("out", metavar="DIR", help="folder to write the tasks into")
+    e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
+    e.add_argument("--questions", required=True, help="apb questions (apb acp generate's --out) or ACPBench files")
+    e.add_argument("--shots", type=int, default=0, help="examples of the same group in each prompt (default 0)")
+    e.add_argument("--cot", action="store_true", help="ask for reasoning before the answer")
+    e.set_defaults(func=cmd_acp_export)
 
 
 def add_serve_parser(sub) -> None:
