@@ -78,3 +78,23 @@ def test_size_and_difficulty_come_from_the_generator_parameters_and_length_bound
                                                    min_length=8, max_length=10, view="pddl")[2]
     with pytest.raises(ApbError, match="unknown parameter"):
         reasoning_gym.create_dataset("apb_blocksworld", params={"towers": 3})
+
+
+def test_acp_datasets_score_like_apb_acp_eval_right_wrong_and_malformed():
+    from apb.acp import Question, extract, score
+    from apb.acp.records import task_formats
+
+    flipped = {"yes": "no", "no": "yes", "A": "B", "B": "C", "C": "D", "D": "A"}
+    for task in ("app", "prog", "reach", "areach", "val", "just", "land", "nexta"):
+        for fmt in task_formats(task):
+            data = reasoning_gym.create_dataset(f"apb_acp_{task}", size=2, seed=1, domain="ferry", format=fmt)
+            for entry in data:
+                q = Question.from_dict(entry["metadata"]["question"])
+                assert (q.task, q.format) == (task, fmt)
+                assert data.score_answer(entry["answer"], entry) == 1.0, (task, fmt)
+                for answer in (flipped.get(entry["answer"], "(sail loc_0 loc_0)"), "nonsense", "", None):
+                    verdict = score(q, extract(answer, q.task, q.format, (q.choices or {}).get("text"))).official
+                    assert data.score_answer(answer, entry) == float(verdict)
+                assert data.score_answer("nonsense", entry) == 0.0
+    with pytest.raises(ApbError, match="format"):
+        reasoning_gym.create_dataset("apb_acp_nexta", format="bool")

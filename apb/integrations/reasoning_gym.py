@@ -1,4 +1,5 @@
-"""Procedural plan-generation datasets for reasoning-gym, scored by apb's plan validator (extra `reasoning-gym`).
+"""Procedural datasets for reasoning-gym: plan generation scored by apb's plan validator, and ACP questions scored
+by apb's ACP scorer (extra `reasoning-gym`).
 
     import reasoning_gym
     import apb.integrations.reasoning_gym  # registers apb_<domain> for every bundled domain with a generator
@@ -13,6 +14,11 @@ length is within `min_length`..`max_length` (the difficulty knob). `view`: `nl` 
 description and the problem in English, as the games show them) or `pddl` (domain and problem PDDL).
 `score_answer` is 1.0 exactly when `Task.validate` accepts the answer as a plan of the entry's problem (one PDDL
 action per line, `;` comments allowed), else 0.0: an answer that is not a plan scores 0.0, never raises.
+
+`apb_acp_<task>` (app, prog, reach, areach, val, just, land, nexta): ACP questions about `domain` in `format`
+(bool, mcq, gen; nexta: gen), generated with proved gold by `apb.acp.generate`; the prompt is `apb acp eval`'s
+(zero-shot), `answer` the gold as a model is asked to write it, and `score_answer` apb's official-semantics verdict
+on the extracted answer.
 """
 
 from __future__ import annotations
@@ -139,11 +145,79 @@ def question(domain: str, problem: str, first_action: str, view: str) -> str:
                        problem_description=TaskText(task, templates).problem_description().strip())
 
 
+@dataclass
+class ApbACPConfig:
+    """One ACP task's questions about a domain (bundled name or dataset folder): answer format, wording view."""
+
+    task: str = "app"
+    domain: str = "blocksworld"
+    format: str = "bool"
+    view: str = "nl"
+    size: int = 500
+    seed: int | None = None
+
+    def validate(self) -> None:
+        from apb.acp.records import FORMATS, task_formats
+
+        if self.format not in task_formats(self.task):
+            raise ApbError(f"{PREFIX}acp_{self.task}: format {self.format!r} is not one of "
+                           f"{', '.join(task_formats(self.task))} (all formats: {', '.join(FORMATS)})")
+
+
+class ApbACPDataset(ProceduralDataset):
+    """ACP questions with proved gold (`apb.acp.generate`); `answer` is the gold as a model is asked to write it,
+    `metadata["question"]` the whole question; `score_answer` is apb's official-semantics scorer (1.0 or 0.0)."""
+
+    task = "app"
+
+    def __init__(self, config: ApbACPConfig) -> None:
+        config.task = self.task
+        super().__init__(config=config, seed=config.seed, size=config.size)
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        from apb.acp import generate
+        from apb.acp.evaluate import answer_text, build_messages
+        from apb.integrations.lm_eval import flatten
+
+        config: ApbACPConfig = self.config
+        for attempt in range(MAX_ATTEMPTS):
+            seed = zlib.crc32(f"{self.seed}:{idx}:{attempt}".encode())
+            questions, _ = generate(config.domain, tasks=[self.task], formats=[config.format], count=1, seed=seed,
+                                    view=config.view)
+            if questions:
+                q = questions[0]
+                return {"question": flatten(build_messages(q, [], False)), "answer": answer_text(q),
+                        "metadata": {"source_dataset": f"{PREFIX}acp_{self.task}", "source_index": idx,
+                                     "domain": config.domain, "generator_seed": seed, "question": q.to_dict()}}
+        raise ApbError(f"{PREFIX}acp_{self.task}: no {config.format} question about {config.domain} in "
+                       f"{MAX_ATTEMPTS} attempts")
+
+    def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
+        """apb's official-semantics verdict on the answer extracted from `answer`, as `apb acp eval` scores it."""
+        from apb.acp import Question, extract, score
+
+        q = Question.from_dict(entry["metadata"]["question"])
+        extracted = extract(answer, q.task, q.format, (q.choices or {}).get("text"))
+        return 1.0 if score(q, extracted).official else 0.0
+
+
 def register_all() -> list[str]:
-    """Registers apb_<domain> for every bundled domain with a generator (idempotent); returns the names."""
+    """Registers apb_<domain> for every bundled domain with a generator and apb_acp_<task> for the eight ACP
+    tasks (idempotent); returns the names."""
+    from apb.acp.records import TASKS
     from apb.domains.registry import domain_names, generator
 
     names = []
+    for task in TASKS:
+        name = f"{PREFIX}acp_{task}"
+        if name not in DATASETS:
+            cls = type(f"ApbACPDataset_{task}", (ApbACPDataset,), {"task": task})
+            fmt = "gen" if task == "nexta" else "bool"
+            config = make_dataclass(f"ApbACPConfig_{task}", [("task", str, field(default=task)),
+                                                             ("format", str, field(default=fmt))],
+                                    bases=(ApbACPConfig,))
+            register_dataset(name, cls, config)
+        names.append(name)
     for domain in domain_names():
         try:
             generator(domain)
@@ -161,4 +235,4 @@ def register_all() -> list[str]:
 
 DATASET_NAMES = register_all()
 
-__all__ = ["DATASET_NAMES", "ApbPlanConfig", "ApbPlanDataset", "register_all"]
+__all__ = ["DATASET_NAMES", "ApbACPConfig", "ApbACPDataset", "ApbPlanConfig", "ApbPlanDataset", "register_all"]
