@@ -53,3 +53,24 @@ def test_pddl_view_reads_pddl_actions_and_bad_settings_are_refused():
         GameSession("gripper", max_steps=0)
     with pytest.raises(ApbError, match="reset"):
         GameSession("gripper").step("(move rooma roomb)")
+
+
+def test_apb_acp_export_needs_no_framework_and_refuses_a_missing_source(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from apb.acp import generate, write_questions
+
+    questions, _ = generate("gripper", tasks=["app"], formats=["bool"], count=2, seed=0)
+    write_questions(questions, tmp_path / "q")
+    done = subprocess.run([sys.executable, "-m", "apb", "acp", "export", "--format", "lm-eval", str(tmp_path / "t"),
+                           "--questions", str(tmp_path / "q")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    [config] = (tmp_path / "t").glob("*.yaml")
+    assert config.read_text().endswith("process_results: !function utils.process_results\n")
+    rows = [json.loads(line) for line in (tmp_path / "t" / "data" / f"{questions[0].group}.jsonl").open()]
+    assert [r["id"] for r in rows] == [q.id for q in questions]
+    done = subprocess.run([sys.executable, "-m", "apb", "acp", "export", "--format", "lm-eval", str(tmp_path / "u"),
+                           "--questions", str(tmp_path / "missing")], capture_output=True, text=True)
+    assert done.returncode == 2 and "missing" in done.stderr

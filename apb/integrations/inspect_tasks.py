@@ -51,7 +51,9 @@ INSPECT_MODEL = "inspect"  # the model name apb records for episodes whose LLM i
 
 class InspectLLM:
     """apb's LLM protocol on an Inspect model, for agents that run in a worker thread of Inspect's event loop:
-    each `complete` goes back to the loop (`anyio.from_thread.run`), so Inspect logs it as a model event."""
+    each `complete` goes back to the loop (`anyio.from_thread.run`), so Inspect logs it as a model event.
+    `choices` (constrained decoding, the Act agent's `constrained` option) is not passed on: Inspect has no such
+    option, so the answer is free text and the agent's translator reads it."""
 
     spec = INSPECT_MODEL
 
