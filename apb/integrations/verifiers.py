@@ -77,8 +77,9 @@ class ApbGameTaskset(vf.Taskset[ApbGameTask, ApbGameConfig]):
 
 
 class ApbGameEnvConfig(vf.EnvConfig):
-    player: vf.AgentConfig = vf.AgentConfig(harness={"id": "null"})
-    """The model under training or evaluation; a tool-less chat (verifiers' `null` harness)."""
+    player: vf.AgentConfig = vf.AgentConfig(harness={"id": "null"}, runtime={"type": "subprocess"})
+    """The model under training or evaluation: a tool-less chat (verifiers' `null` harness) in a local subprocess
+    (the game needs no sandbox; `--env.player.runtime.type` picks another)."""
 
 
 class ApbGameEnv(vf.Env[ApbGameEnvConfig]):
