@@ -52,7 +52,7 @@ def test_a_scripted_correct_transcript_scores_1_with_lengths_and_every_turn_logg
     assert score.value == "C"
     assert score.metadata["plan_length"] == score.metadata["optimal_length"] == len(plan) == 10
     assert score.metadata["invalid_actions"] == 0 and score.metadata["stop_reason"] == "goal"
-    assert [e for e in sample.events if e.event == "model"].__len__() == len(plan)  # every turn in the log
+    assert len([e for e in sample.events if e.event == "model"]) == len(plan)  # every turn in the log
     assert sample.messages[-1].text == plan[-1]
     assert log.results.scores[0].metrics["accuracy"].value == 1.0
 
