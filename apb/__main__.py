@@ -1,5 +1,27 @@
-"""`python -m apb` runs the apb command."""
+"""The `apb` command's entry point (`apb ...` and `python -m apb ...`).
 
-from apb.cli import run
+It imports the command inside a guard, so a Ctrl-C that arrives while Python is still importing (the first
+second of every command) ends with the same one line and exit code 130 as one that arrives during the work.
+"""
 
-run()
+from __future__ import annotations
+
+import sys
+
+
+def run() -> None:
+    try:
+        from apb.cli import main
+
+        code = main()
+    except KeyboardInterrupt:  # before apb.cli.main could handle it (during start-up)
+        import os
+
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+        os._exit(130)  # at once: nothing has been written yet, and no worker thread may delay the exit
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,8 +1,10 @@
 """The `apb` command: validate, solve, state, domains, generate, describe, play, run, eval, report, nl generate,
 examples build, cache, bench.
 
-Exit codes: 0 success, 1 a negative answer (invalid plan, no plan found), 2 bad input (with a message naming
-the file and line). User errors never print a traceback.
+Exit codes, the same for every command (the README's table): 0 success, 1 a negative answer or problems found
+(invalid plan, no plan found, not equivalent, a wrong answer, audit findings, an item that ended in an error),
+2 usage or input errors (one line naming the flag, file or value, and what to do; nothing written), 130
+interrupted by Ctrl-C (after keeping what was finished). User errors never print a traceback.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import time
 import warnings
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
 from apb import __version__
+from apb.console import make_console
 from apb.datasets.layouts import dataset_domain, plan_pairs
 from apb.engine import (
     ActionError,
@@ -30,12 +32,20 @@ from apb.engine import (
     load_task,
     read_plan,
 )
+from apb.flags import non_negative_int, positive_float, positive_int
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class CommandParser(argparse.ArgumentParser):
+    """argparse with a usage error on one line (flag, value, what to do) and exit code 2."""
+
+    def error(self, message: str):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 INPUT_KINDS = {"syntax", "unknown_action", "wrong_arity", "unknown_object", "type_mismatch"}
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = make_console()
+err = make_console(stderr=True)
 
 
 class BadInput(ApbError):
@@ -285,7 +295,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if unknown:
         raise BadInput(f"unknown parameter(s) {', '.join(unknown)} for {args.domain}: "
                        f"it takes {', '.join(f'{k} (default {v})' for k, v in module.PARAMETERS.items())}")
-    out_dir = Path(args.out)
+    from apb.eval.rundir import check_writable
+
+    out_dir = check_writable(args.out)
     if (out_dir / "problems").is_dir() and any((out_dir / "problems").iterdir()) and not args.force:
         raise BadInput(f"{out_dir / 'problems'} is not empty: choose another --out or pass --force")
     if args.count < 1:
@@ -397,8 +409,11 @@ def _add_env_arguments(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     from apb.planners import PLANNERS
 
-    parser = argparse.ArgumentParser(prog="apb", description="PDDL planning tasks as text games: engine tools.")
+    parser = CommandParser(prog="apb", description="PDDL planning tasks as text games: engine tools.")
     parser.add_argument("--version", action="version", version=f"apb {__version__}")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help="folder of the LLM answer cache (default: $APB_CACHE_DIR, else $XDG_CACHE_HOME/apb, else "
+                             "~/.cache/apb)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("validate", help="validate a plan, or every gold plan of a dataset folder",
@@ -413,10 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("problem")
     p.add_argument("--planner", choices=PLANNERS, default="astar",
                    help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat (default: astar)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds (default 60)")
-    p.add_argument("--max-nodes", type=int, default=None, help="expansion budget")
-    p.add_argument("--max-steps", type=int, default=None, help="step limit of the random walk (default 24)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds (default 60)")
+    p.add_argument("--max-nodes", type=positive_int, default=None, help="expansion budget")
+    p.add_argument("--max-steps", type=positive_int, default=None, help="step limit of the random walk (default 24)")
+    p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--output", "-o", help="write the plan to this file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_solve)
@@ -425,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("domain")
     p.add_argument("problem")
     p.add_argument("--plan", help="plan file whose steps are applied first")
-    p.add_argument("--steps", type=int, default=None, help="apply only the first N steps of --plan")
+    p.add_argument("--steps", type=non_negative_int, default=None, help="apply only the first N steps of --plan")
     p.add_argument("--explain", metavar="ACTION", help='why "(act ...)" is (not) applicable in that state')
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_state)
@@ -438,10 +453,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("generate", help="generate new problems with gold plans for a bundled domain")
     p.add_argument("domain")
     p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
-    p.add_argument("--count", type=int, default=5)
-    p.add_argument("--seed", type=int, default=0, help="first seed; problem i uses seed + i")
+    p.add_argument("--count", type=positive_int, default=5)
+    p.add_argument("--seed", type=non_negative_int, default=0, help="first seed; problem i uses seed + i")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="generator parameter (repeatable)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per problem for A*, then for GBFS")
+    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds per problem for A*, then for GBFS")
     p.add_argument("--force", action="store_true", help="replace problems already in --out")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_generate)
@@ -456,8 +471,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a problem in the terminal (PDDL or English actions)")
     _add_env_arguments(p)
     p.add_argument("--require-finish", action="store_true", help="the episode ends only when you type (finish)")
-    p.add_argument("--max-steps", type=int, default=None, help="step limit (default: none)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-steps", type=positive_int, default=None, help="step limit (default: none)")
+    p.add_argument("--seed", type=non_negative_int, default=0)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("examples", help="one-shot examples of the bundled domains")
@@ -493,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
     b = bench_sub.add_parser("engine", help="applicable+apply throughput and grounding time (vs PDDLGym if installed)")
     b.add_argument("--reference", help="AutoPlanBench data folder (default: $APB_REFERENCE or ../shared/...)")
-    b.add_argument("--seconds", type=float, default=1.0, help="random-walk time per problem (default 1)")
+    b.add_argument("--seconds", type=positive_float, default=1.0, help="random-walk time per problem (default 1)")
     b.add_argument("--ipc", help="IPC classical folder for the action-cost and ADL rows (default: ipc-classical "
                    "next to the reference folder; skipped when absent)")
     b.add_argument("--no-peer", action="store_true", help="skip the PDDLGym comparison")
@@ -527,21 +542,45 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     warnings.showwarning = _show_warning
+    if args.cache_dir:
+        import os
+
+        os.environ["APB_CACHE_DIR"] = str(Path(args.cache_dir).expanduser())
     try:
         return args.func(args)
     except ApbError as error:
         err.print(f"[red]error[/red]: {escape(str(error))}")
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        # every resumable command (apb eval, apb acp eval, apb nl2pddl eval) has a --resume flag
-        resume = " (finished work is kept: rerun with --resume)" if hasattr(args, "resume") else ""
-        err.print(f"interrupted{resume}")
-        return 130
+    except OSError as error:  # a path the checks could not foresee (a disk that fills, a folder removed meanwhile)
+        where = f"{error.filename}: " if error.filename else ""
+        err.print(f"[red]error[/red]: {escape(where + (error.strerror or str(error)))}; check the path and permissions")
+        return EXIT_BAD_INPUT
+    except RecursionError:
+        err.print("[red]error[/red]: the input is nested too deeply to process; simplify it")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt as stop:
+        summary = getattr(stop, "summary", None)  # the runner's RunInterrupted: what finished
+        if summary:
+            err.print(f"interrupted: {summary['finished']} of {summary['total']} {summary['noun']}(s) finished and "
+                      f"kept in {escape(summary['out'])}; rerun the same command with --resume for the rest")
+        else:  # every resumable command has a --resume flag
+            resume = " (finished work is kept: rerun with --resume)" if hasattr(args, "resume") else ""
+            err.print(f"interrupted{resume}")
+        _exit_now(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
 
 
-def run() -> None:
-    sys.exit(main())
+def _exit_now(code: int) -> None:
+    """Ends the process at once when worker threads are still running (an LLM call, a search): what finished is
+    on disk already, and waiting for them would keep a Ctrl-C from taking effect for many seconds."""
+    import os
+    import threading
+
+    if threading.active_count() > 1 and threading.current_thread() is threading.main_thread():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 if __name__ == "__main__":
-    run()
+    sys.exit(main())

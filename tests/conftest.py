@@ -21,6 +21,18 @@ import pytest
 
 from apb.engine import ActionSchema, Literal, PDDLWarning, State, Task, load_domain, load_task
 
+
+def pytest_configure(config) -> None:
+    """Tests never write into the user's home (an llm.sqlite appeared in ~/.cache/apb): the answer cache and
+    matplotlib's config go to a fresh temporary folder, also for the subprocesses tests start (they inherit the
+    environment)."""
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="apb-test-cache-")
+    os.environ["APB_CACHE_DIR"] = folder
+    os.environ["MPLCONFIGDIR"] = os.path.join(folder, "matplotlib")
+
+
 TESTS_DIR = Path(__file__).resolve().parent
 ENGINE_DATA = TESTS_DIR / "data" / "engine"
 BAD_DATA = ENGINE_DATA / "bad"

@@ -55,8 +55,9 @@ def test_agent_stopped_failure_limit_step_limit_and_error():
     result = run_episode(env, Scripted(["(fly)"] * 5), options={"problem": 1}, max_consecutive_failures=3)
     assert result.stop_reason == "failure_limit" and result.invalid_actions == 3
     assert result.steps[0].failure_kind == "unknown_action"
-    result = run_episode(env, Scripted(["(look-around)"] * 30), options={"problem": 1})
-    assert result.stop_reason == "step_limit" and len(result.steps) == 24  # the registered TimeLimit
+    limit = env.spec.max_episode_steps  # the registered TimeLimit: ferry's default (twice its longest gold plan)
+    result = run_episode(env, Scripted(["(look-around)"] * (limit + 5)), options={"problem": 1})
+    assert result.stop_reason == "step_limit" and len(result.steps) == limit
     result = run_episode(env, Scripted(["(look-around)", RuntimeError("boom")]), options={"problem": 1})
     assert result.stop_reason == "error" and "RuntimeError: boom" in result.error and not result.success
     assert result.to_dict()["invalid_actions"] == 0

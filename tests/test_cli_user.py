@@ -46,7 +46,7 @@ def test_agent_options_as_flags_reach_the_agents_that_take_them(tmp_path):
     out = tmp_path / "run"
     assert main(["eval", "--domains", "blocksworld", "--agents", "closed-loop,act,bfs", "--llm", f"scripted:{script}",
                  "--problems", "1", "--horizon", "5", "--hints", "--max-steps", "2", "--out", str(out),
-                 "--no-progress", "--concurrency", "1"]) == 0
+                 "--no-progress", "--concurrency", "1"]) == 1  # the two answers run out: act's call fails (exit 1)
     headers = {h["agent"]: h for h in (read_trajectory(p)["header"] for p in (out / "episodes").glob("*.jsonl"))}
     assert headers["closed-loop"]["agent_options"] == {"horizon": 5}
     assert headers["act"]["agent_options"] == {"hints": True}

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import apb.envs
 from apb.domains.registry import domain_file, domain_names, problem_files
 from apb.envs import PDDLTextEnv, env_id, register_dataset
-from apb.envs.registration import ENV_NAMES, MAX_EPISODE_STEPS
+from apb.envs.registration import ENV_NAMES
 from apb.envs.wrappers import DiscreteActions, LiteralObservations, TranslatedActions, pddlgym_literal
 from apb.errors import ApbError, UnknownProblemError
 
@@ -40,7 +40,19 @@ def test_every_bundled_domain_has_an_id_and_apb_pddl_exists():
     assert set(ENV_NAMES) == set(domain_names())
     for id_ in ALL_IDS:
         assert id_ in gym.registry
-        assert gym.registry[id_].max_episode_steps == MAX_EPISODE_STEPS == 24
+
+
+def test_registered_step_limits_fit_every_gold_plan_of_every_split():
+    """Each id's default limit is twice the longest gold plan over all of the domain's splits (at least 24), so
+    every bundled problem can be solved with the default settings; apb/PDDL-v0 has none of its own."""
+    from apb.domains.registry import plan_file, plan_steps, problem_files, splits
+
+    for domain in ENV_NAMES:
+        longest = max(plan_steps(plan_file(f)) for s in splits(domain) for f in problem_files(domain, s))
+        limit = gym.registry[env_id(domain)].max_episode_steps
+        assert limit == max(24, 2 * longest) and limit >= longest
+    assert gym.registry["apb/PDDL-v0"].max_episode_steps is None
+    assert gym.registry[env_id("baking")].max_episode_steps > 24 < gym.registry[env_id("gripper")].max_episode_steps
 
 
 @pytest.mark.parametrize("domain", list(ENV_NAMES))
@@ -276,12 +288,16 @@ def test_require_finish_waits_for_finish():
     assert obs == "I am finished: the goal is reached."
 
 
-def test_time_limit_is_24_steps():
+def test_time_limit_is_the_registered_default():
+    from apb.domains.registry import bundled_step_limit
+
     env = make("blocksworld")
+    limit = bundled_step_limit("blocksworld")
+    assert env.spec.max_episode_steps == limit >= 24
     env.reset(seed=0)
-    for i in range(24):
+    for i in range(limit):
         *_, truncated, _ = env.step("(look-around)")
-        assert truncated == (i == 23)
+        assert truncated == (i == limit - 1)
 
 
 def test_infos_are_fresh_objects_every_step():

@@ -136,4 +136,4 @@ def test_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path, reference
     assert code == 0, stderr
     assert outcome(out) == expected
     assert not list(out.rglob("*.part"))
-    assert os.listdir(out) == ["episodes"]
+    assert sorted(os.listdir(out)) == ["episodes", "run.json"]

@@ -74,3 +74,8 @@ def test_apb_acp_export_needs_no_framework_and_refuses_a_missing_source(tmp_path
     done = subprocess.run([sys.executable, "-m", "apb", "acp", "export", "--format", "lm-eval", str(tmp_path / "u"),
                            "--questions", str(tmp_path / "missing")], capture_output=True, text=True)
     assert done.returncode == 2 and "missing" in done.stderr
+    again = [sys.executable, "-m", "apb", "acp", "export", "--format", "lm-eval", str(tmp_path / "t"), "--questions",
+             str(tmp_path / "q")]
+    done = subprocess.run(again, capture_output=True, text=True)
+    assert done.returncode == 2 and "not empty" in done.stderr  # the output-folder rule of every command
+    assert subprocess.run([*again, "--overwrite"], capture_output=True, text=True).returncode == 0

@@ -59,8 +59,9 @@ def test_bundled_ipc_floortile_is_not_planetarium_floor_tile():
 def test_score_cli(capsys):
     code = main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_underspecified.pddl"), "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and (out["parseable"], out["solvable"], out["correct"]) == (True, True, False)
+    assert code == 1 and (out["parseable"], out["solvable"], out["correct"]) == (True, True, False)  # 1: not correct
     assert out["verdict"] == "not_equivalent"
-    assert main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_garbage.pddl")]) == 0
+    assert main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_garbage.pddl")]) == 1
+    assert main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_renamed.pddl")]) == 0
     assert "not a PDDL problem" in capsys.readouterr().out
     assert main(["nl2pddl", "score", str(DATA / "missing.pddl"), str(DATA / "bw_gold.pddl")]) == 2

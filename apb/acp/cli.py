@@ -1,6 +1,7 @@
 """`apb acp generate | eval | report | answer | audit`: ACPBench-style reasoning questions with proved gold.
 
-`add_acp_parser(sub)` adds the subcommand to the `apb` parser. Exit codes: 0 done, 2 bad input (one message).
+`add_acp_parser(sub)` adds the subcommand to the `apb` parser. Exit codes (as every command): 0 done, 1 problems
+found (eval: questions whose LLM call failed; audit: provably wrong gold), 2 bad input (one message), 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -9,15 +10,16 @@ import argparse
 import json
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS
+from apb.console import make_console
+from apb.flags import non_negative_int, positive_int
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = make_console()
+err = make_console(stderr=True)
 
 
 def _names(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
@@ -33,11 +35,18 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
 def cmd_generate(args: argparse.Namespace) -> int:
     from apb.acp.generate import generate
     from apb.acp.io import write_questions
+    from apb.eval.rundir import open_run_dir, prepare_run_dir
 
-    questions, stats = generate(args.dataset, tasks=_names(args.tasks, TASKS, "task"),
-                                formats=_names(args.formats, FORMATS, "format"), count=args.count, seed=args.seed,
+    tasks, formats = _names(args.tasks, TASKS, "task"), _names(args.formats, FORMATS, "format")
+    settings = {"dataset": args.dataset, "tasks": tasks, "formats": formats, "count": args.count, "seed": args.seed,
+                "view": args.view, "description": args.description, "budget": args.budget}
+    prepare_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
                                 view=args.view, description=args.description, budget=args.budget)
-    paths = write_questions(questions, args.out)
+    with open_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite,
+                      resumable=False):
+        paths = write_questions(questions, args.out)
     table = Table("task", "seconds", "questions")
     for task, seconds in stats.seconds.items():
         made = sum(n for g, n in stats.questions.items() if g.startswith(_group_prefix(task)))
@@ -60,23 +69,34 @@ def _group_prefix(task: str) -> str:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    import sys
+
     from apb.acp.evaluate import evaluate
     from apb.acp.io import read_questions
+    from apb.eval.rundir import check_writable
     from apb.llm import make_llm
 
+    target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
+                               Path(args.questions).parent) / "eval")
+    check_writable(target)
     questions = read_questions(args.questions)
     if not questions:
         raise ACPError(f"{args.questions}: no questions")
-    llm = make_llm(args.llm, cache=args.cache)
-    target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
-                               Path(args.questions).parent) / "eval")
     examples = read_questions(args.shots_from) if args.shots_from else None
+    llm = make_llm(args.llm, cache=args.cache)
     summary = evaluate(questions, llm, target, shots=args.shots, cot=args.cot, concurrency=args.concurrency,
-                       resume=args.resume, progress=not args.no_progress, examples=examples)
-    scored = max(summary.scored, 1)
-    out.print(f"{summary.scored} question(s) scored ({summary.skipped} done before): official "
-              f"{summary.official / scored:.1%}, sound {summary.sound / scored:.1%}, {summary.errors} LLM error(s), "
-              f"${summary.cost:.4f} -> {escape(str(target / 'results.jsonl'))}")
+                       resume=args.resume, overwrite=args.overwrite,
+                       progress=not args.no_progress and sys.stderr.isatty(), examples=examples)
+    answered = max(summary["answered"], 1)
+    cost = "cost unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
+    out.print(f"{summary['total']} question(s): {summary['ran']} asked now, {summary['skipped']} done before; "
+              f"{summary['answered']} answered: official {summary['official'] / answered:.1%}, sound "
+              f"{summary['sound'] / answered:.1%}; {summary['errors']} LLM error(s) (not scored); {cost} -> "
+              f"{escape(str(target / 'results.jsonl'))}")
+    if summary["errors"]:
+        err.print(f"[red]{summary['errors']} question(s) ended in an LLM error[/red]: they are not scored; rerun with "
+                  "--resume to ask them again")
+        return 1
     return 0
 
 
@@ -95,8 +115,10 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
     if args.agent not in AGENTS:
         raise ACPError(f"unknown agent {args.agent!r}: use {', '.join(AGENTS)}")
+    from apb.eval.rundir import check_writable
+
+    target = check_writable(args.out, folder=False)
     questions = read_questions(args.file)
-    target = Path(args.out)
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "w", encoding="utf-8") as handle:
         for q in questions:
@@ -108,7 +130,10 @@ def cmd_answer(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from apb.acp.audit import audit
     from apb.acp.io import read_questions
+    from apb.eval.rundir import check_writable
 
+    if args.json:
+        check_writable(args.json, what="--json", folder=False)
     questions = read_questions(args.file)
     generative = [q for q in questions if q.format == "gen"]
     if not generative:
@@ -141,22 +166,28 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     g.add_argument("dataset", help="bundled domain name or dataset folder")
     g.add_argument("--tasks", default="all", help=f"comma-separated: {','.join(TASKS)} (default all)")
     g.add_argument("--formats", default="all", help="comma-separated: bool,mcq,gen (default all)")
-    g.add_argument("--count", type=int, default=10, help="questions per task and format (default 10)")
-    g.add_argument("--out", required=True, help="folder for questions.jsonl and acpbench/<task>/test.<fmt>.json")
+    g.add_argument("--count", type=positive_int, default=10, help="questions per task and format (default 10)")
+    g.add_argument("--out", required=True, help="folder for questions.jsonl and acpbench/<task>/test.<fmt>.json "
+                                                "(must be empty unless --overwrite)")
+    g.add_argument("--overwrite", action="store_true", help="replace the questions an earlier run wrote into --out")
     g.add_argument("--view", choices=("nl", "pddl"), default="nl", help="wording: English (nl) or PDDL")
     g.add_argument("--description", default="curated", help="NL templates: curated | rule | path of a description")
-    g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="states enumerated at most per state space")
+    g.add_argument("--seed", type=non_negative_int, default=0)
+    g.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET,
+                   help="states enumerated at most per state space")
     g.set_defaults(func=cmd_generate)
 
     e = acp_sub.add_parser("eval", help="ask an LLM every question; results.jsonl with both scorers, resumable")
     e.add_argument("questions", help="questions.jsonl, an ACPBench .json[.gz] file, or a folder of them")
     e.add_argument("--llm", required=True, help="LLM spec: openai:<model>, anthropic:<model>, local, scripted:<file>")
-    e.add_argument("--shots", type=int, default=2, help="examples per prompt, from the same group (default 2)")
+    e.add_argument("--shots", type=non_negative_int, default=2,
+                   help="examples per prompt, from the same group (default 2)")
     e.add_argument("--shots-from", help="take the examples from these questions (e.g. ACPBench's dev files)")
     e.add_argument("--cot", action="store_true", help="ask for step-by-step reasoning before 'Answer:'")
-    e.add_argument("--concurrency", type=int, default=4)
-    e.add_argument("--resume", action="store_true", help="skip the questions --out already has results for")
+    e.add_argument("--concurrency", type=positive_int, default=4)
+    e.add_argument("--resume", action="store_true",
+                   help="continue the run in --out (same settings): skip answered questions, retry LLM errors")
+    e.add_argument("--overwrite", action="store_true", help="delete the earlier run in --out and start again")
     e.add_argument("--out", help="output folder (default: eval/ next to the questions)")
     e.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
     e.add_argument("--no-progress", action="store_true")

@@ -1,13 +1,12 @@
-"""LLM evaluation on ACP questions: prompts (k-shot, optional chain of thought), concurrent calls through apb.llm
-(its cache, usage and cost), answer extraction and both scorers; one JSONL line per question, appended and
-fsynced as soon as it is scored, so an interrupted run loses nothing and `resume` skips the finished ids."""
+"""LLM evaluation on ACP questions: prompts (k-shot, optional chain of thought), answer extraction and both
+scorers, run on the one runner of `apb.eval.runner` (its folder rule, lock, resume, concurrency, Ray, progress
+bar and LLM accounting): one JSONL line per question in `OUT/results.jsonl`, appended and fsynced as soon as it is
+scored; an LLM error is recorded as an error (retried by `resume`), never as a wrong answer."""
 
 from __future__ import annotations
 
-import asyncio
+import hashlib
 import json
-import time
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,15 @@ import yaml
 
 from apb.acp.errors import ACPError
 from apb.acp.extract import MISSING, extract
-from apb.acp.io import append_jsonl, read_results
 from apb.acp.oracle import oracle_answer
 from apb.acp.records import Question
 from apb.acp.scorers import score
 from apb.engine import ApbError
+from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
+from apb.eval.runner import run_items
 from apb.prompts import load_prompt
 
-RESULTS_FILE = "results.jsonl"
-RUN_FILE = "run.json"
+__all__ = ["ACP_QUESTIONS", "RESULTS_FILE", "QuestionItem", "evaluate", "question_items"]
 
 
 @cache
@@ -69,121 +68,99 @@ def pick_shots(q: Question, pool: dict[str, list[Question]], count: int) -> list
     return same[:count]
 
 
-@dataclass
-class EvalSummary:
-    """What a run did: questions scored now and before, accuracies, tokens and cost."""
-
-    total: int = 0
-    skipped: int = 0
-    scored: int = 0
-    official: int = 0
-    sound: int = 0
-    errors: int = 0
-    cost: float = 0.0
-    tokens: int = 0
-    seconds: float = 0.0
-    groups: dict = field(default_factory=dict)
+def acp_success(record: dict) -> bool:
+    return bool(record.get("official"))
 
 
-def _check_out(out: Path, resume: bool, meta: dict) -> set:
-    out.mkdir(parents=True, exist_ok=True)
-    results = out / RESULTS_FILE
-    if resume and results.is_file():
-        text = results.read_text(encoding="utf-8")
-        if text and not text.endswith("\n"):  # a line cut short by an interruption: drop it, it is asked again
-            results.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
-    done = {r.get("id") for r in read_results(results)}
-    if done and not resume:
-        raise ACPError(f"{out} already has {len(done)} results: rerun with --resume to continue, or use another --out")
-    run = out / RUN_FILE
-    if resume and run.is_file():
-        before = json.loads(run.read_text(encoding="utf-8"))
-        changed = [k for k in ("llm", "shots", "cot") if before.get(k) != meta.get(k)]
-        if changed:
-            raise ACPError(f"{out}: --resume with different settings ({', '.join(changed)}) than the first run")
-    run.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-    return done
+ACP_QUESTIONS = ItemKind("acp", "question", "correct (official scorer)", acp_success, RecordStore)
 
 
-async def _evaluate(questions: list[Question], llm, out: Path, *, shots: int, cot: bool, concurrency: int,
-                    resume: bool, progress: bool, max_tokens: int, examples: list[Question] | None
-                    ) -> EvalSummary:
-    meta = {"llm": getattr(llm, "spec", str(llm)), "shots": shots, "cot": cot, "questions": len(questions)}
-    done = _check_out(out, resume, meta)
+class QuestionItem:
+    """One ACP question as an item of the one runner (`apb.eval.items`): ask the LLM, extract, score both ways.
+    An LLM error (timeout, refused call) is recorded as an error, never scored as a wrong answer."""
+
+    def __init__(self, q: Question, shots: list[Question], *, cot: bool, max_tokens: int, model: str) -> None:
+        self.question, self.shots, self.cot, self.max_tokens = q, shots, cot, max_tokens
+        self.id = str(q.id)
+        self.model = model
+
+    def run(self, out_dir: Path, llm: Any, stop: Any) -> dict:
+        q = self.question
+        messages = build_messages(q, self.shots, self.cot)
+        record: dict[str, Any] = {"id": q.id, "group": q.group, "task": q.task, "format": q.format,
+                                  "domain": q.domain, "view": q.view, "source": q.source, "prompt": messages,
+                                  "gold": q.answer, "question_hash": question_hash(q), "llm_calls": 1}
+        try:
+            completion = llm.complete(messages, max_tokens=self.max_tokens, temperature=0.0)
+        except ApbError as err:
+            return {**record, "response": None, "answer": None, "extracted": False, "official": None,
+                    "sound": None, "reason": None, "error": str(err), "cost_usd": None}
+        answer = extract(completion.text, q.task, q.format, (q.choices or {}).get("text"))
+        verdict = score(q, answer)
+        usage = completion.usage.to_dict()
+        return {**record, "usage": usage, "input_tokens": usage.get("input_tokens", 0),
+                "output_tokens": usage.get("output_tokens", 0), "cost_usd": completion.cost, "cost": completion.cost,
+                "cached": completion.cached, "cached_calls": int(bool(completion.cached)),
+                "response": completion.text, "answer": None if answer is MISSING else answer,
+                "extracted": answer is not MISSING, "official": verdict.official, "sound": verdict.sound,
+                "reason": verdict.reason, "error": None}
+
+
+def question_items(questions: list[Question], model: str, *, shots: int = 2, cot: bool = False,
+                   max_tokens: int = 1024, examples: list[Question] | None = None) -> list[QuestionItem]:
+    """The items of an evaluation: each question with its shots (from `examples`, else the other questions)."""
+    if shots < 0:
+        raise ACPError(f"--shots must be 0 or more, got {shots}")
     pool: dict[str, list[Question]] = {}
     for q in questions if examples is None else examples:
         pool.setdefault(q.group, []).append(q)
-    todo = [q for q in questions if q.id not in done]
-    summary = EvalSummary(total=len(questions), skipped=len(questions) - len(todo))
-    start = time.perf_counter()
-    bar = _Bar(len(todo)) if progress and todo else None
-    limit = asyncio.Semaphore(max(1, concurrency))
-    lock = asyncio.Lock()
+    return [QuestionItem(q, pick_shots(q, pool, shots), cot=cot, max_tokens=max_tokens, model=model)
+            for q in questions]
 
-    async def one(q: Question) -> None:
-        messages = build_messages(q, pick_shots(q, pool, shots), cot)
-        record: dict[str, Any] = {"id": q.id, "group": q.group, "task": q.task, "format": q.format,
-                                  "domain": q.domain, "view": q.view, "source": q.source, "prompt": messages}
-        async with limit:
-            try:
-                completion = await llm.acomplete(messages, max_tokens=max_tokens, temperature=0.0)
-                text, error = completion.text, None
-                record.update(usage=completion.usage.to_dict(), cost=completion.cost, cached=completion.cached)
-            except ApbError as err:
-                text, error = "", str(err)
-        answer = extract(text, q.task, q.format, (q.choices or {}).get("text"))
-        verdict = score(q, answer)
-        record.update(response=text, answer=None if answer is MISSING else answer, extracted=answer is not MISSING,
-                      gold=q.answer, official=verdict.official, sound=verdict.sound, reason=verdict.reason,
-                      error=error)
-        async with lock:
-            append_jsonl(out / RESULTS_FILE, [record])
-            summary.scored += 1
-            summary.official += verdict.official
-            summary.sound += verdict.sound
-            summary.errors += error is not None
-            summary.cost += record.get("cost") or 0.0
-            summary.tokens += sum((record.get("usage") or {}).get(k, 0) for k in ("input_tokens", "output_tokens"))
-            if bar:
-                bar.advance(summary)
 
-    try:
-        await asyncio.gather(*(one(q) for q in todo))
-    finally:
-        if bar:
-            bar.stop()
-    summary.seconds = time.perf_counter() - start
-    return summary
+def question_hash(q: Question) -> str:
+    """A short hash of everything a question is (its record): a result belongs to the question it answered."""
+    return hashlib.sha256(json.dumps(q.to_dict(), sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def eval_settings(model: str, *, shots: int, cot: bool, max_tokens: int,
+                  examples: list[Question] | None) -> dict[str, Any]:
+    """What changes an ACP evaluation's results (run.json; compared on --resume). The questions themselves are
+    checked one by one (`question_hash`), so a resumed run may add questions but never mixes two versions of one."""
+    shots_from = None if examples is None else hashlib.sha256("".join(question_hash(q) for q in examples).encode()
+                                                              ).hexdigest()[:16]
+    return {"llm": model, "shots": shots, "cot": cot, "max_tokens": max_tokens, "shots_from": shots_from,
+            "instructions": hashlib.sha256(json.dumps(instructions(), sort_keys=True).encode()).hexdigest()[:16]}
+
+
+def check_same_questions(questions: list[Question], out: Path) -> None:
+    """ACPError when `out` holds a result for a question id whose question has changed since (another set)."""
+    before = RecordStore(out).records()
+    for q in questions:
+        old = before.get(str(q.id))
+        if old is not None and old.get("question_hash") not in (None, question_hash(q)):
+            raise ACPError(f"{out}: question {q.id} is not the one the earlier run answered (the question set "
+                           "changed); evaluate the new set into another --out, or use --overwrite")
 
 
 def evaluate(questions: list[Question], llm, out: str | Path, *, shots: int = 2, cot: bool = False,
-             concurrency: int = 4, resume: bool = False, progress: bool = True, max_tokens: int = 1024,
-             examples: list[Question] | None = None) -> EvalSummary:
-    """Asks `llm` every question (skipping finished ids with `resume`) and appends the scored results to
-    `OUT/results.jsonl`. Shots come from `examples` (e.g. ACPBench's dev set), else from the other questions."""
-    if shots < 0:
-        raise ACPError(f"--shots must be 0 or more, got {shots}")
-    return asyncio.run(_evaluate(questions, llm, Path(out), shots=shots, cot=cot, concurrency=concurrency,
-                                 resume=resume, progress=progress, max_tokens=max_tokens, examples=examples))
-
-
-class _Bar:
-    """A rich progress bar: questions done/total, ETA, accuracy so far and cost."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self.progress = Progress(TextColumn("questions"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
-                                 TimeRemainingColumn(), TextColumn("{task.fields[status]}"),
-                                 console=Console(stderr=True), transient=False)
-        self.task = self.progress.add_task("acp", total=total, status="")
-        self.progress.start()
-
-    def advance(self, summary: EvalSummary) -> None:
-        accuracy = summary.sound / summary.scored if summary.scored else 0.0
-        self.progress.update(self.task, advance=1,
-                             status=f"sound acc {accuracy:.1%}, ${summary.cost:.4f}, {summary.tokens} tokens")
-
-    def stop(self) -> None:
-        self.progress.stop()
+             concurrency: int = 4, resume: bool = False, overwrite: bool = False, progress: bool = True,
+             max_tokens: int = 1024, examples: list[Question] | None = None, executor: str = "thread"
+             ) -> dict[str, Any]:
+    """Asks `llm` (an LLM object or a spec string) every question on the one runner and appends the scored results
+    to `OUT/results.jsonl`; `resume` skips the finished ids and retries errors. Shots come from `examples` (e.g.
+    ACPBench's dev set), else from the other questions. Returns the runner's summary plus `official`, `sound`
+    (correct answers of the run, errors excluded) and `answered`."""
+    spec = llm if isinstance(llm, str) else getattr(llm, "spec", None) or str(llm)
+    items = question_items(questions, spec, shots=shots, cot=cot, max_tokens=max_tokens, examples=examples)
+    settings = eval_settings(spec, shots=shots, cot=cot, max_tokens=max_tokens, examples=examples)
+    if resume:
+        check_same_questions(questions, Path(out))
+    summary = run_items(items, out, kind=ACP_QUESTIONS, settings=settings, concurrency=concurrency, resume=resume,
+                        overwrite=overwrite, progress=progress,
+                        llms=None if isinstance(llm, str) else {spec: llm}, executor=executor)
+    records = RecordStore(Path(out)).records()
+    answered = [r for q in questions if (r := records.get(str(q.id))) is not None and not r.get("error")]
+    summary.update(answered=len(answered), official=sum(bool(r.get("official")) for r in answered),
+                   sound=sum(bool(r.get("sound")) for r in answered))
+    return summary

@@ -31,7 +31,9 @@ def read_json_array(path: Path) -> list:
         data = json.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise _error(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, gzip.BadGzipFile, EOFError) as err:
+    except UnicodeDecodeError as err:
+        raise _error(f"{path}: not UTF-8 text (byte offset {err.start}); re-save it as UTF-8") from None
+    except (OSError, gzip.BadGzipFile, EOFError) as err:
         raise _error(f"{path}: cannot read the file: {err}") from None
     except json.JSONDecodeError as err:
         raise _error(f"{path}:{err.lineno}: not ACPBench's format: invalid JSON ({err.msg}); expected a JSON array "

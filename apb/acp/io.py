@@ -11,6 +11,7 @@ from pathlib import Path
 from apb.acp.errors import ACPError
 from apb.acp.importer import import_file, released_files
 from apb.acp.records import Question
+from apb.engine.errors import ApbError, read_input
 
 QUESTIONS_FILE = "questions.jsonl"
 ACPBENCH_DIR = "acpbench"
@@ -39,9 +40,9 @@ def read_jsonl(path: Path) -> list[dict]:
     """The records of a JSONL file; ACPError naming the line of a malformed record."""
     records = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ACPError(f"{path}: cannot read the file: {err}") from None
+        lines = read_input(path, "questions file").splitlines()
+    except ApbError as err:
+        raise ACPError(str(err)) from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -26,15 +26,17 @@ def paper_figures() -> dict:
 
 
 def _cell(rows: list[dict]) -> dict:
-    n = len(rows)
-    out = {"n": n}
+    """Accuracies over the answered questions; questions whose LLM call failed are counted as `errors`, not as
+    wrong answers (`apb acp eval --resume` asks them again)."""
+    answered = [r for r in rows if not r.get("error")]
+    n = len(answered)
+    out = {"n": n, "errors": len(rows) - n}
     for scorer in ("official", "sound"):
-        correct = sum(1 for r in rows if r.get(scorer))
+        correct = sum(1 for r in answered if r.get(scorer))
         p = correct / n if n else 0.0
         out[scorer] = round(p, 4)
         out[f"{scorer}_se"] = round(math.sqrt(p * (1 - p) / n), 4) if n else 0.0
-    out["extracted"] = round(sum(1 for r in rows if r.get("extracted")) / n, 4) if n else 0.0
-    out["errors"] = sum(1 for r in rows if r.get("error"))
+    out["extracted"] = round(sum(1 for r in answered if r.get("extracted")) / n, 4) if n else 0.0
     out["cost_usd"] = round(sum(r.get("cost") or 0.0 for r in rows), 6)
     return out
 
@@ -47,7 +49,11 @@ def summarize(folders: list[str | Path]) -> dict:
         path = path / RESULTS_FILE if path.is_dir() else path
         if not path.is_file():
             raise ACPError(f"{path}: no results here: run apb acp eval QUESTIONS --llm SPEC --out DIR first")
-        results.extend(read_results(path))
+        latest = {}
+        for record in read_results(path):  # a question asked again (an error retried) counts once: the last answer
+            latest.pop(record.get("id"), None)
+            latest[record.get("id")] = record
+        results.extend(latest.values())
     if not results:
         raise ACPError("the results files are empty")
     order = {t: i for i, t in enumerate(TASKS)}
@@ -68,14 +74,18 @@ def summarize(folders: list[str | Path]) -> dict:
 
 def markdown(summary: dict) -> str:
     """The summary as a markdown table, with the papers' figures below it."""
-    lines = ["| task | format | domain | n | official | sound | extracted |", "|---|---|---|---|---|---|---|"]
+    lines = ["| task | format | domain | n | official | sound | extracted | errors |",
+             "|---|---|---|---|---|---|---|---|"]
     for row in summary["rows"]:
         lines.append(f"| {row['task']} | {row['format']} | {row['domain']} | {row['n']} | "
                      f"{row['official']:.1%} ± {row['official_se']:.1%} | {row['sound']:.1%} ± {row['sound_se']:.1%} "
-                     f"| {row['extracted']:.0%} |")
+                     f"| {row['extracted']:.0%} | {row['errors']} |")
     overall = summary["overall"]
-    lines += ["", f"Overall: {summary['questions']} questions, official {overall['official']:.1%}, sound "
-              f"{overall['sound']:.1%}, cost ${overall['cost_usd']:.4f}.", "", "Published figures:"]
+    errors = (f" {overall['errors']} question(s) ended in an LLM error and are not scored (rerun apb acp eval with "
+              "--resume to ask them again).") if overall["errors"] else ""
+    lines += ["", f"Overall: {summary['questions']} questions, {overall['n']} answered, official "
+              f"{overall['official']:.1%}, sound {overall['sound']:.1%}, cost ${overall['cost_usd']:.4f}.{errors}",
+              "", "Published figures:"]
     for fmt, entry in summary["paper"].items():
         lines.append(f"- {fmt}: {entry['source']}; " + "; ".join(entry["notes"]))
     return "\n".join(lines) + "\n"

@@ -65,7 +65,7 @@ class ActAgent(BaseAgent):
 
     name = "act"
     needs_llm = True
-    options = ("hints", "constrained", "max_failures")
+    options = ("hints", "constrained", "max_failures", "shots")
     system_prompt = "system"
     example_steps: int | None = None  # keep only the last N steps of the example (ReAct: 3)
     uses_translator = True  # English actions go through a translator (Act-PDDL reads PDDL directly)

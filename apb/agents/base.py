@@ -61,8 +61,15 @@ class BaseAgent:
     view = "nl"  # the env view the agent reads: "nl" (English) or "pddl" (description="pddl")
     options: tuple[str, ...] = ()  # constructor options a run may set (CLI flags, YAML agent_options)
 
+    @classmethod
+    def default_step_limit(cls, dataset_limit: int) -> int:
+        """The episode step limit a run gives this agent when none is asked for: the dataset's (twice its longest
+        gold plan, at least 24; `apb.datasets.step_limit`)."""
+        return dataset_limit
+
     def __init__(self, *, llm=None, translator=None, on_event: Callable[[dict], None] | None = None,
-                 max_tokens: int | None = None, temperature: float = 0.0, seed: int | None = None) -> None:
+                 max_tokens: int | None = None, temperature: float = 0.0, seed: int | None = None,
+                 shots: int = 1) -> None:
         if self.needs_llm and llm is None:
             raise AgentError(f"the {self.name} agent needs an LLM: pass llm=make_llm('local') or another spec")
         self.llm = llm
@@ -71,6 +78,9 @@ class BaseAgent:
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.seed = seed
+        if shots not in (0, 1):
+            raise AgentError(f"shots must be 0 (no example) or 1 (the one-shot example), got {shots!r}")
+        self.shots = shots
         self.events: list[dict] = []
 
     # ---- events ---------------------------------------------------------------------------------------------
@@ -111,7 +121,10 @@ class BaseAgent:
     example = None
 
     def example_for(self, info: dict):
-        """The one-shot example: the one given, else the bundled domain's (from info["domain"]), else None."""
+        """The one-shot example: the one given, else the bundled domain's (from info["domain"]), else None; None
+        with `shots=0` (a smaller prompt, for models with a short context)."""
+        if not getattr(self, "shots", 1):
+            return None
         if self.example is not None:
             return self.example
         domain = info.get("domain")

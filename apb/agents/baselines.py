@@ -14,6 +14,7 @@ import zlib
 from collections.abc import Callable, Sequence
 
 from apb.agents.base import FINISH, AgentError, BaseAgent, StopEpisode
+from apb.domains.paper import AUTOPLANBENCH_STEP_LIMIT
 from apb.engine.errors import ApbError
 
 PLANNER_AGENTS = ("bfs", "astar", "gbfs", "fd-opt", "fd-sat")
@@ -25,10 +26,15 @@ def episode_seed(seed: int, problem_id: object) -> int:
 
 
 class RandomAgent(BaseAgent):
-    """A uniformly random admissible action each step: AutoPlanBench's `rnd` baseline (with the env's 24-step
-    limit). With a `seed`, each episode's choices depend only on (seed, problem id), so runs are reproducible."""
+    """A uniformly random admissible action each step: AutoPlanBench's `rnd` baseline (24 steps unless a run asks
+    for another limit). With a `seed`, each episode's choices depend only on (seed, problem id), so runs are
+    reproducible."""
 
     name = "random"
+
+    @classmethod
+    def default_step_limit(cls, dataset_limit: int) -> int:
+        return AUTOPLANBENCH_STEP_LIMIT  # the paper's rnd setting, whatever the dataset
 
     def __init__(self, *, seed: int | None = None, on_event: Callable[[dict], None] | None = None) -> None:
         super().__init__(seed=seed, on_event=on_event)

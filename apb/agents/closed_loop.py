@@ -21,6 +21,8 @@ from apb.agents.plan import parse_plan
 from apb.nl.grammar import letter
 from apb.prompts import prompt_family
 
+MAX_ACTIONS = 50  # actions per episode in the closed-loop study
+
 PROMPTS = "agents/closed_loop/"
 PLAN_END = "[PLAN END]"
 MAX_EMPTY_PLANS = 2
@@ -59,10 +61,14 @@ class ClosedLoopAgent(BaseAgent):
 
     name = "closed-loop"
     needs_llm = True
-    options = ("horizon", "max_actions", "max_replans")
+    options = ("horizon", "max_actions", "max_replans", "shots")
+
+    @classmethod
+    def default_step_limit(cls, dataset_limit: int) -> int:
+        return max(MAX_ACTIONS, dataset_limit)  # the study's 50 actions, more where the dataset needs them
 
     def __init__(self, *, llm, translator=None, example: Example | None = None, horizon: int | None = 1,
-                 max_actions: int = 50, max_replans: int | None = None, **base) -> None:
+                 max_actions: int = MAX_ACTIONS, max_replans: int | None = None, **base) -> None:
         if horizon is not None and horizon < 1:
             raise AgentError(f"horizon must be at least 1 (or None for whole plans), got {horizon}")
         if max_actions < 1:

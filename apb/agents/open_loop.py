@@ -87,6 +87,7 @@ class OpenLoopGroundingAgent(BaseAgent):
 
     name = "open-loop"
     needs_llm = True
+    options = ("shots",)
 
     def __init__(self, *, llm, example: Example | None = None, **base) -> None:
         base.pop("translator", None)  # accepted for a uniform constructor; grounded actions are PDDL already

@@ -67,7 +67,7 @@ class BasicAgent(BaseAgent):
 
     name = "basic"
     needs_llm = True
-    options = ("hints", "stop_on_failure")
+    options = ("hints", "stop_on_failure", "shots")
     system_prompt = "basic_system"
     uses_thoughts = False
     pddl = False

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from apb import __version__
+from apb.flags import positive_int
 from apb.llm.base import LLMConfigError
 from apb.llm.local import (
     INSTALL_HINT,
@@ -197,9 +198,9 @@ def add_bench_llm_parser(bench_subparsers) -> argparse.ArgumentParser:
                                                "count")
     b.add_argument("--model", metavar="PATH", help="GGUF file (default: the bundled SmolLM2-135M-Instruct)")
     b.add_argument("--threads", type=_parse_threads, default=(1, 2), help="comma-separated thread counts (default 1,2)")
-    b.add_argument("--max-tokens", type=int, default=64, help="tokens generated per timed call (default 64)")
-    b.add_argument("--prompt-tokens", type=int, default=256, help="prompt length in tokens (default 256)")
-    b.add_argument("--repeats", type=int, default=3, help="timed calls per thread count (default 3)")
+    b.add_argument("--max-tokens", type=positive_int, default=64, help="tokens generated per timed call (default 64)")
+    b.add_argument("--prompt-tokens", type=positive_int, default=256, help="prompt length in tokens (default 256)")
+    b.add_argument("--repeats", type=positive_int, default=3, help="timed calls per thread count (default 3)")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench_llm)
     return b

@@ -9,6 +9,8 @@ from typing import Any
 
 from rich.console import Console
 
+from apb.console import make_console
+
 
 def comma_list(value: str | None) -> list[str] | None:
     """'ferry, logistics' -> ['ferry', 'logistics']; None or blank -> None (the command's default)."""
@@ -22,8 +24,6 @@ def show_report(report: dict[str, Any], print_table: Callable[[dict[str, Any], C
     if as_json:
         print(json.dumps(report, indent=2))
         return 0
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=max(console.width, 120))
+    console = make_console()
     print_table(report, console)
     return 0

@@ -43,6 +43,7 @@ from typing import Any
 from apb import __version__
 from apb.domains.paper import REFERENCE_FOLDERS, table2
 from apb.engine.errors import ApbError
+from apb.flags import positive_int
 
 
 def random_coverage(env, *, seeds: int, problems: list[str]) -> list[int]:
@@ -128,8 +129,9 @@ def add_bench_random_parser(bench_subparsers) -> None:
     """Adds `apb bench random` to the `apb bench` subparsers."""
     p = bench_subparsers.add_parser("random", help="random-agent coverage per domain vs AutoPlanBench's rnd column")
     p.add_argument("--domains", help="comma-separated bundled domains (default: all)")
-    p.add_argument("--seeds", type=int, default=5, help="random seeds 0..N-1 (default 5, as in the paper)")
-    p.add_argument("--steps", type=int, default=24, help="step limit per episode (default 24, as in the paper)")
+    p.add_argument("--seeds", type=positive_int, default=5, help="random seeds 0..N-1 (default 5, as in the paper)")
+    p.add_argument("--steps", type=positive_int, default=24,
+                   help="step limit per episode (default 24, as in the paper)")
     p.add_argument("--reference", metavar="DIR",
                    help="also run on AutoPlanBench's 20 test problems from this folder (holding blocksworld/, ...)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -18,6 +18,8 @@ import time
 from typing import Any
 
 from apb import __version__
+from apb.console import make_console
+from apb.flags import non_negative_int, positive_int
 
 VARIANTS = 3  # noisy variants per ground action, besides the canonical phrasing
 AUTOPLANBENCH_LLM_CALLS_PER_STEP = 1.0
@@ -237,10 +239,9 @@ def run_translate_bench(domains: list[str] | None = None, problems: int = 3, see
 def print_translate_report(report: dict[str, Any], console=None) -> None:
     """The report as a table: accuracy of template (canonical texts, all texts) and cascade without an LLM, the
     share answered without an LLM, µs per translation, LLM calls per step (apb vs AutoPlanBench's T-LLM)."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console(highlight=False)
+    console = console or make_console()
     table = Table(title=f"apb {report['apb_version']} translators: first {report['problems_per_domain']} test "
                         f"problems, each ground action canonical + {report['variants']} noisy (seed {report['seed']})")
     for column in ("domain", "cases", "tmpl canon", "tmpl acc", "casc acc", "no LLM", "tmpl µs", "casc µs",
@@ -273,8 +274,8 @@ def add_bench_translate_parser(bench_subparsers) -> None:
     """Adds `apb bench translate` to the `apb bench` subparsers."""
     p = bench_subparsers.add_parser("translate", help="translator accuracy and speed on generated action texts")
     p.add_argument("--domains", help="comma-separated bundled domains (default: all)")
-    p.add_argument("--problems", type=int, default=3, help="test problems per domain (default 3)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the noisy variants (default 0)")
+    p.add_argument("--problems", type=positive_int, default=3, help="test problems per domain (default 3)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the noisy variants (default 0)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_bench_translate)
 

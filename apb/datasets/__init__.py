@@ -24,7 +24,15 @@ from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, UnknownPro
 from apb.datasets.folder import from_folder
 from apb.datasets.loading import load_dataset
 from apb.datasets.pddlgym_library import from_pddlgym, pddlgym_domains, pddlgym_root
-from apb.datasets.sources import bundled, from_files, is_bundled, optimal_length, resolve, source_name
+from apb.datasets.sources import (
+    bundled,
+    from_files,
+    is_bundled,
+    optimal_length,
+    resolve,
+    source_name,
+    step_limit,
+)
 
 __all__ = [
     "Dataset",
@@ -44,4 +52,5 @@ __all__ = [
     "pddlgym_root",
     "resolve",
     "source_name",
+    "step_limit",
 ]

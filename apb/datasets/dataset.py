@@ -12,6 +12,7 @@ from pathlib import Path
 from apb.datasets.layouts import PlanPair
 from apb.domains.registry import natural_key
 from apb.engine import ApbError, Domain, Plan, Problem, Task, domain_to_pddl, parse_problem, read_plan
+from apb.engine.errors import decode_problem
 
 _DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
 _COMMENT = re.compile(r";[^\n]*")
@@ -222,7 +223,10 @@ def read_text(path: Path, what: str) -> str:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DatasetError(f"{what} file not found", path=path) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        raise DatasetError(f"the {what} file is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8",
+                           path=path) from None
+    except OSError as err:
         raise DatasetError(f"cannot read the {what} file: {err}", path=path) from None
 
 

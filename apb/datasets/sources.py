@@ -158,6 +158,12 @@ def source_name(source: Any) -> str:
     return path.parent.name if path.name == "domain.pddl" else path.stem if path.suffix == ".pddl" else path.name
 
 
+def step_limit(dataset: Dataset) -> int:
+    """The default episode step limit of a dataset's problems: twice its longest gold/reference plan, at least
+    AutoPlanBench's 24 (`apb.domains.registry.step_limit_for`); 24 when it has no plans."""
+    return registry.step_limit_for(registry.plan_steps(e.plan_path) for e in dataset.problems if e.plan_path)
+
+
 def optimal_length(dataset: Dataset, entry: ProblemEntry, gold_plan: list[str] | None) -> int | None:
     """The length of the problem's gold plan when it is known to be optimal (bundled problems and plans of
     `apb generate` folders say so with `; optimal: yes`). AutoPlanBench's gold plans are said to be optimal but are

@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent
+# AutoPlanBench's action limit per episode (its LLM agents and the 24-step random baseline `rnd`).
+AUTOPLANBENCH_STEP_LIMIT = 24
 # Bundled domain -> the AutoPlanBench data folder of the paper's domain it reproduces. Bundled `gripper` (one robot,
 # a scaling set) reproduces none of the paper's domains, though it shares the `grippers` domain file (see
 # DOMAIN_FILE_FOLDERS).

@@ -11,11 +11,13 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from apb.domains.paper import AUTOPLANBENCH_STEP_LIMIT
 from apb.engine import load_domain, read_plan
 from apb.engine.errors import ApbError
 from apb.engine.loader import load_problem
@@ -121,6 +123,29 @@ def plan_says_optimal(plan_path: Path) -> bool:
         return "; optimal: yes" in plan_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def plan_steps(plan_path: Path) -> int:
+    """The number of actions in a plan file (lines that start with '(' once comments are removed)."""
+    try:
+        text = plan_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    return sum(1 for line in text.splitlines() if line.split(";", 1)[0].strip().startswith("("))
+
+
+def step_limit_for(plan_lengths: Iterable[int]) -> int:
+    """The default episode step limit for problems whose gold/reference plans have these lengths: twice the longest,
+    and never below AutoPlanBench's 24, so every problem can be solved within it with room for mistakes."""
+    return max([AUTOPLANBENCH_STEP_LIMIT, *(2 * n for n in plan_lengths)])
+
+
+def bundled_step_limit(name: str, split: str | None = None) -> int:
+    """`step_limit_for` over a bundled domain's gold plans in one split, or over all its splits (the registered
+    default of its env id, which serves every split)."""
+    chosen = [split] if split else splits(name)
+    return step_limit_for(plan_steps(p) for s in chosen for f in problem_files(name, s)
+                          if (p := plan_file(f)).is_file())
 
 
 def splits(name: str) -> list[str]:

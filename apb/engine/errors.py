@@ -95,3 +95,34 @@ class NotApplicableError(ActionError):
         super().__init__("unmet_preconditions",
                          f"{action} is not applicable: unmet preconditions {', '.join(unmet)}",
                          action=action, unmet=unmet)
+
+
+class InputFileError(ApbError):
+    """An input file that cannot be read: missing, a folder, unreadable, or not UTF-8 text."""
+
+
+def decode_problem(err: UnicodeDecodeError) -> str:
+    """Where a file stops being UTF-8: 'byte 0xe9 at offset 123 (line 4)'."""
+    data = err.object if isinstance(err.object, bytes | bytearray) else b""
+    line = data[: err.start].count(b"\n") + 1
+    bad = data[err.start: err.start + 1].hex() if data else "?"
+    return f"byte 0x{bad} at offset {err.start} (line {line})"
+
+
+def read_input(path, what: str = "file") -> str:
+    """The text of an input file, or InputFileError naming the file and the problem (for text that is not UTF-8,
+    the byte offset and line of the first bad byte) and what to do."""
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputFileError(f"{path}: {what} not found; check the path") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{path}: is a folder, expected a {what}") from None
+    except UnicodeDecodeError as err:
+        raise InputFileError(f"{path}: the {what} is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8"
+                             ) from None
+    except OSError as err:
+        raise InputFileError(f"{path}: cannot read the {what}: {err.strerror or err}") from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apb.engine.errors import PDDLError
+from apb.engine.errors import PDDLError, decode_problem
 from apb.engine.model import Domain, Problem
 from apb.engine.parser import parse_domain, parse_problem
 from apb.engine.task import Task
@@ -33,7 +33,9 @@ def _read_file(path: Path) -> str:
         raise PDDLError("file not found", file=str(path), hint="check the path") from None
     except IsADirectoryError:
         raise PDDLError("is a directory, expected a PDDL file", file=str(path)) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        raise PDDLError(f"not UTF-8 text ({decode_problem(err)})", file=str(path), hint="re-save it as UTF-8") from None
+    except OSError as err:
         raise PDDLError(f"cannot read file: {err}", file=str(path)) from None
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apb.engine.errors import PlanError
+from apb.engine.errors import PlanError, decode_problem
 
 _STEP = re.compile(r"^(?:\d+\s*:\s*)?(\([^()]*\))\s*(?:\[[^\]]*\])?$")
 _COST = re.compile(r"cost\s*=\s*(\d+)", re.IGNORECASE)
@@ -77,7 +77,10 @@ def read_plan(path: str | Path) -> Plan:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise PlanError("plan file not found", file=str(path)) from None
-    except (OSError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        raise PlanError(f"the plan file is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8",
+                        file=str(path)) from None
+    except OSError as err:
         raise PlanError(f"cannot read plan file: {err}", file=str(path)) from None
     return parse_plan(text, str(path))
 

@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 
 from apb.engine.errors import PDDLSyntaxError
 
+# How deeply parentheses may nest. Real PDDL nests a few levels (the 147 IPC domains stay far below); formulas are
+# processed recursively further on, so deeper text is refused here with a message instead of exhausting Python's
+# recursion limit somewhere inside (a goal of 2,000 nested `and`s did).
+MAX_NESTING = 100
 # A '?' always starts a new token, as in Fast Downward's reader: `(aircraft?a)` is `(aircraft ?a)`.
 _TOKEN = re.compile(r";[^\n]*|\(|\)|\?[^\s();?]*|[^\s();?]+")
 
@@ -82,6 +86,9 @@ def read(source: Source) -> SList:
         if token[0] == ";":
             continue
         if token == "(":
+            if len(stack) >= MAX_NESTING:
+                raise source.error(PDDLSyntaxError, f"parentheses nest more than {MAX_NESTING} levels deep here",
+                                   start, "flatten the formula: (and a (and b c)) is (and a b c)")
             stack.append(SList([], start))
         elif token == ")":
             if not stack:

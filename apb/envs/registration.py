@@ -11,12 +11,11 @@ import re
 
 from gymnasium.envs.registration import register, registry
 
-from apb.domains.registry import BUNDLED
+from apb.domains.registry import BUNDLED, bundled_step_limit
 from apb.engine.errors import ApbError
 
 NAMESPACE = "apb"
 ENTRY_POINT = "apb.envs.text_env:PDDLTextEnv"
-MAX_EPISODE_STEPS = 24  # the action limit of AutoPlanBench's agents
 GENERIC_ID = f"{NAMESPACE}/PDDL-v0"  # any problem source: domain= (a name or folder), or domain_file= + problem_file=
 # Bundled domain -> the name in its id (apb/<Name>-v0), for the domains the registry lists.
 ENV_NAMES = {domain: domain.capitalize() for domain in BUNDLED}
@@ -31,21 +30,22 @@ def register_envs() -> list[str]:
     """Registers every bundled domain and apb/PDDL-v0; returns the ids (already registered ones are kept)."""
     ids = []
     for domain, name in ENV_NAMES.items():
-        ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}))
-    ids.append(_register(GENERIC_ID, {}))
+        ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}, lambda d=domain: bundled_step_limit(d)))
+    ids.append(_register(GENERIC_ID, {}, lambda: None))
     return ids
 
 
-def _register(id_: str, kwargs: dict) -> str:
+def _register(id_: str, kwargs: dict, limit) -> str:
+    """Registers once; `limit()` gives the id's default step limit (only computed when registering)."""
     if id_ not in registry:
-        register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs, max_episode_steps=MAX_EPISODE_STEPS)
+        register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs, max_episode_steps=limit())
     return id_
 
 
 def register_dataset(source, env_id: str | None = None, **kwargs) -> str:
     """Registers an imported dataset (a folder, a PDDLGym name, or a Dataset) under its own id, by default
     apb/<Name>-v0 from the dataset's name; extra kwargs become the env's defaults. Returns the id."""
-    from apb.datasets import Dataset, load_dataset
+    from apb.datasets import Dataset, load_dataset, step_limit
 
     dataset = source if isinstance(source, Dataset) else load_dataset(source)
     if env_id is None:
@@ -59,5 +59,5 @@ def register_dataset(source, env_id: str | None = None, **kwargs) -> str:
     if taken is not None:
         raise ApbError(f"the id {env_id} is already registered (for {taken.kwargs.get('domain') or 'another dataset'})"
                        f"; pass env_id='apb/<YourName>-v0' to register_dataset")
-    register(id=env_id, entry_point=ENTRY_POINT, kwargs=spec_kwargs, max_episode_steps=MAX_EPISODE_STEPS)
+    register(id=env_id, entry_point=ENTRY_POINT, kwargs=spec_kwargs, max_episode_steps=step_limit(dataset))
     return env_id

@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from rich.console import Console
 from rich.markup import escape
 
+from apb.console import make_console
 from apb.equivalence.check import EQUIVALENT, NOT_EQUIVALENT, check
 from apb.equivalence.closure import Budget
 from apb.equivalence.graph import BACKENDS
+from apb.flags import positive_int
 
 EXIT_CODES = {EQUIVALENT: 0, NOT_EQUIVALENT: 1, "unknown": 3}
 
@@ -31,7 +32,7 @@ def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--placeholder", action="store_true",
                    help="match the goal's objects separately from the initial state's (placeholder descriptions)")
     p.add_argument("--backend", choices=BACKENDS, default="auto", help="graph isomorphism backend (default auto)")
-    p.add_argument("--max-states", type=int, default=None, metavar="N",
+    p.add_argument("--max-states", type=positive_int, default=None, metavar="N",
                    help="search budget of the generic goal closure: states explored (default 20000); the answer "
                         "is 'unknown' (exit 3) when a budget runs out before the closure is decided")
     p.add_argument("--json", action="store_true", help="machine-readable result")
@@ -48,7 +49,7 @@ def cmd_equiv(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        console = Console()
+        console = make_console()
         style = {"equivalent": "green", "not_equivalent": "red"}.get(result.verdict, "yellow")
         console.print(f"[{style}]{result.verdict}[/{style}]" + (f": {escape(result.reason)}" if result.reason else ""))
         if result.mapping:

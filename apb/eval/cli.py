@@ -1,13 +1,13 @@
 """`apb run` (one episode with a live transcript) and `apb eval` (many episodes, concurrent, resumable).
 
-`add_run_parser(sub)` and `add_eval_parser(sub)` add the subcommands to the `apb` parser. Exit codes: 0 every
-episode ran (solved or not), 1 `apb run`'s episode crashed, 2 bad input.
+`add_run_parser(sub)` and `add_eval_parser(sub)` add the subcommands to the `apb` parser. Exit codes (the same
+for every command, see the README): 0 every episode ran (solved or not), 1 an episode ended in an error (an LLM
+error, a crash: recorded, retried by --resume), 2 bad input, 130 interrupted (finished episodes are kept).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import tempfile
 from pathlib import Path
@@ -19,15 +19,18 @@ from rich.markup import escape
 from apb.agents import AGENTS, agent_class
 from apb.agents.base import AgentWrapper
 from apb.agents.registry import agent_spec
+from apb.console import make_console
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
 from apb.eval.plan import EvalError, resolve_problems
-from apb.eval.runner import run_eval
+from apb.eval.rundir import check_writable
+from apb.eval.runner import run_episodes
 from apb.eval.trajectory import EpisodeSpec, episode_id
+from apb.flags import non_negative_int, positive_int
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = make_console()
+err = make_console(stderr=True)
 
 
 # ---- apb run ----------------------------------------------------------------------------------------------
@@ -79,6 +82,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                        split=args.split, translator=args.translator, require_finish=args.require_finish,
                        max_steps=args.max_steps, agent_options=_run_agent_options(args))
     resolve_problems(spec.domain, spec.split, [spec.problem], hint="pass --problem with one of them")
+    if args.out:
+        check_writable(args.out)
+    warn_step_limits([spec])
     llm = episode_llm(spec, cache=args.cache)
     last: list[Any] = []
     if args.out:
@@ -119,14 +125,42 @@ def add_run_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--problem", default="1", help="problem number or id (default 1)")
     p.add_argument("--split", default="test")
     p.add_argument("--translator", default="cascade", help="template, fuzzy, tllm or cascade (default)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-steps", type=int, default=None, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--max-steps", type=positive_int, default=None, help=MAX_STEPS_HELP)
     _add_agent_option_arguments(p)
     p.add_argument("--require-finish", action="store_true")
     p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
     p.add_argument("--out", help="write the trajectory under this folder")
     p.set_defaults(func=cmd_run)
     return p
+
+
+MAX_STEPS_HELP = ("step limit per episode (default: twice the split's longest gold plan, at least 24; random: "
+                  "24, AutoPlanBench's; closed-loop: at least 50)")
+
+
+def warn_step_limits(specs: list[EpisodeSpec]) -> int:
+    """Warns (stderr) for every problem whose optimal plan is longer than its episode's step limit: it cannot be
+    solved. Returns how many episodes that concerns."""
+    from apb.datasets import optimal_length, resolve
+
+    short: dict[tuple, tuple[int, int]] = {}
+    datasets: dict[tuple, Any] = {}
+    for spec in specs:
+        key = (spec.domain, spec.split)
+        try:
+            dataset = datasets.get(key) or datasets.setdefault(key, resolve(spec.domain, spec.split))
+            entry = dataset.entry(spec.problem)
+            plan = dataset.gold_plan(entry.id)
+            length = optimal_length(dataset, entry, list(plan) if plan is not None else None)
+        except Exception:
+            continue  # the episode reports an unreadable problem itself
+        if length is not None and length > spec.horizon:
+            short[(spec.domain_name, entry.id, spec.agent)] = (length, spec.horizon)
+    for (domain, problem, agent), (length, limit) in sorted(short.items()):
+        err.print(f"[yellow]warning[/yellow]: {escape(domain)} {escape(problem)} ({escape(agent)}): its optimal plan "
+                  f"has {length} steps but the step limit is {limit}, so it cannot be solved; raise --max-steps")
+    return len(short)
 
 
 # ---- apb eval ---------------------------------------------------------------------------------------------
@@ -158,8 +192,13 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
         raise EvalError("no agents: pass --agents LIST, or agents: in --config")
     if not config.out:
         raise EvalError("no output folder: pass --out DIR, or out: in --config")
-    if config.concurrency < 1:
-        raise EvalError(f"bad --concurrency {config.concurrency}: it must be at least 1")
+    if isinstance(config.concurrency, bool) or not isinstance(config.concurrency, int) or config.concurrency < 1:
+        raise EvalError(f"bad --concurrency {config.concurrency!r}: it must be a whole number, at least 1")
+    if config.max_steps is not None and (isinstance(config.max_steps, bool) or not isinstance(config.max_steps, int)
+                                         or config.max_steps < 1):
+        raise EvalError(f"bad --max-steps {config.max_steps!r}: it must be a whole number, at least 1 (or leave it "
+                        "out for the default)")
+    check_writable(config.out)
     config.domains = expand_domains(config.domains)
     return config
 
@@ -172,6 +211,14 @@ def _add_agent_option_arguments(p: argparse.ArgumentParser) -> None:
                    help="act/react/basic/cot: feedback hints (the admissible actions after a failure)")
     p.add_argument("--constrained", action="store_true", default=None,
                    help="act/react: choose among the admissible actions")
+    p.add_argument("--shots", type=_shots, default=argparse.SUPPRESS,
+                   help="LLM agents: 1 (default) gives the one-shot example, 0 leaves it out (a shorter prompt)")
+
+
+def _shots(value: str) -> int:
+    if value.strip() not in ("0", "1"):
+        raise argparse.ArgumentTypeError(f"bad shots {value!r}: 1 (the one-shot example) or 0 (none)")
+    return int(value)
 
 
 def _horizon(value: str) -> int | None:
@@ -189,8 +236,9 @@ def _horizon(value: str) -> int | None:
 def cli_agent_options(args: argparse.Namespace) -> dict[str, Any]:
     """The agent options given as flags (--horizon, --hints, --constrained)."""
     options = {}
-    if hasattr(args, "horizon"):
-        options["horizon"] = args.horizon
+    for key in ("horizon", "shots"):
+        if hasattr(args, key):
+            options[key] = getattr(args, key)
     for key in ("hints", "constrained"):
         if getattr(args, key, None):
             options[key] = True
@@ -216,14 +264,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.shard:
         index, count = args.shard
         specs = specs[index::count]  # episodes are planned in a fixed order, so shards never overlap
+    warn_step_limits(specs)
     progress = not args.no_progress and sys.stderr.isatty()
-    summary = asyncio.run(run_eval(specs, config.out, concurrency=config.concurrency, resume=args.resume,
-                                   progress=progress, cache=args.cache, executor=args.executor))
+    summary = run_episodes(specs, config.out, concurrency=config.concurrency, resume=args.resume,
+                           overwrite=args.overwrite, progress=progress, cache=args.cache,
+                           executor=args.executor)  # Ctrl-C: RunInterrupted, reported by apb.cli.main
     cost = "cost unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
     cached = f" ({summary['cached_calls']} from the answer cache)" if summary.get("cached_calls") else ""
     out.print(f"{summary['total']} episode(s): {summary['ran']} run, {summary['skipped']} already finished, "
               f"{summary['solved']} solved, {summary['errors']} error(s); {summary['llm_calls']} LLM call(s){cached}, "
-              f"{summary['tokens']} tokens, {cost}, {summary['seconds']:.1f}s -> {config.out}")
+              f"{summary['tokens']} tokens, {cost}, {summary['seconds']:.1f}s -> {escape(config.out)}")
+    if summary["errors"]:
+        err.print(f"[red]{summary['errors']} episode(s) ended in an error[/red] (see their trajectories' footers); "
+                  "rerun with --resume to retry them")
+        return EXIT_FAILED
     return EXIT_OK
 
 
@@ -240,9 +294,14 @@ def _shard(value: str) -> tuple[int, int]:
 
 def _seeds(value: str) -> int | list[int]:
     try:
-        return int(value) if "," not in value else [int(v) for v in value.split(",") if v.strip()]
+        seeds = int(value) if "," not in value else [int(v) for v in value.split(",") if v.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"bad seeds {value!r}: a count (3) or a list (0,7)") from None
+    if isinstance(seeds, int) and seeds < 1:
+        raise argparse.ArgumentTypeError(f"bad seeds {value!r}: the count must be at least 1")
+    if isinstance(seeds, list) and (not seeds or min(seeds) < 0):
+        raise argparse.ArgumentTypeError(f"bad seeds {value!r}: seeds are 0 or more")
+    return seeds
 
 
 def add_eval_parser(sub) -> argparse.ArgumentParser:
@@ -255,16 +314,19 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--seeds", type=_seeds,
                    help="number of seeds K (0..K-1) or a list 0,7 (default 1); planners (bfs, astar, ...) run once")
     p.add_argument("--split", help="test (default), example, scaled, or study (Baking: the closed-loop study)")
-    p.add_argument("--concurrency", type=int, help="episodes at a time (default 4)")
-    p.add_argument("--translator", help="template, fuzzy, tllm or cascade (default)")
-    p.add_argument("--max-steps", type=int, help="step limit (default 24; closed-loop 50)")
+    p.add_argument("--concurrency", type=positive_int, help="episodes at a time (default 4)")
+    p.add_argument("--translator", choices=("template", "fuzzy", "tllm", "cascade"),
+                   help="template, fuzzy, tllm or cascade (default)")
+    p.add_argument("--max-steps", type=positive_int, help=MAX_STEPS_HELP)
     p.add_argument("--description", help="the env's text: curated (default), rule, or a robustness variant: "
                    "obfuscated (meaningless names), shuffled (object names permuted)")
     _add_agent_option_arguments(p)
     p.add_argument("--require-finish", action="store_true")
     p.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
-    p.add_argument("--out", help="output folder (must be empty unless --resume)")
-    p.add_argument("--resume", action="store_true", help="skip finished episodes of an earlier run in --out")
+    p.add_argument("--out", help="output folder (must be empty unless --resume or --overwrite)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out (same settings): skip finished episodes, retry errors")
+    p.add_argument("--overwrite", action="store_true", help="delete the earlier run in --out and start again")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--executor", choices=("thread", "ray"), default="thread",
                    help="thread (default) or ray: Ray tasks on a local instance or $RAY_ADDRESS "

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from apb.engine.errors import ApbError
+from apb.engine.errors import ApbError, read_input
 from apb.eval.plan import EvalError, parse_problems, parse_seeds, plan_episodes
 from apb.eval.trajectory import EpisodeSpec
 
@@ -72,7 +72,7 @@ def expand_domains(domains: list[str] | str) -> list[str]:
 
 def _read(path: Path) -> tuple[Any, dict[str, int]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_input(path, "experiment file")
     except OSError as err:
         raise ConfigError(f"{path}: cannot read the experiment file: {err.strerror or err}") from None
     try:

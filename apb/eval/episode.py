@@ -14,6 +14,7 @@ from typing import Any
 
 from apb import __version__
 from apb.agents.base import AgentWrapper
+from apb.eval.items import ItemInterrupted
 from apb.eval.trajectory import (
     FINAL_SUFFIX,
     EpisodeSpec,
@@ -25,9 +26,32 @@ from apb.eval.trajectory import (
     slim_event,
 )
 
+EpisodeInterrupted = ItemInterrupted  # raised inside a running episode when the run is being stopped (Ctrl-C)
 
-class EpisodeInterrupted(BaseException):
-    """Raised inside a running episode when the run is being stopped (Ctrl-C): the episode is abandoned."""
+
+class EpisodeItem:
+    """An episode as an item of the one runner (`apb.eval.items`): its record is the trajectory's footer."""
+
+    def __init__(self, spec: EpisodeSpec) -> None:
+        self.spec = spec
+        self.id = episode_id(spec)
+        self.model = spec.model
+
+    def run(self, out_dir: Path, llm: Any, stop: threading.Event | None) -> dict:
+        return run_one(self.spec, out_dir, llm=llm, stop=stop)
+
+
+def data_fingerprint(domain: str, split: str) -> str | None:
+    """A hash of a domain's files in one split (domain file, problems, plans): the data version of a run."""
+    from apb.datasets import resolve
+    from apb.eval.rundir import fingerprint_files
+
+    try:
+        dataset = resolve(domain, split)
+    except Exception:
+        return None  # planning reports the error itself
+    files = [dataset.domain_file] + [p for e in dataset.problems for p in (e.path, e.plan_path) if p is not None]
+    return fingerprint_files(files)
 
 
 def episode_llm(spec: EpisodeSpec, *, cache: str = "rw") -> Any:

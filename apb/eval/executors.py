@@ -1,14 +1,15 @@
-"""Executors run the episodes of an evaluation; both have one shape, `run(todo, out_dir, on_footer)`, and run
-every episode through `apb.eval.episode.run_one`, so they write the same trajectory files.
+"""Executors run the items of a run (`apb.eval.items`: episodes, ACP questions, NL->PDDL pairs); both have one
+shape, `run(todo, out_dir, on_record)`, and run every item through its own `item.run(out_dir, llm, stop)`.
 
-- `ThreadExecutor`: one worker thread per concurrency slot (an episode's LLM latency never blocks the others);
-  one LLM object per model spec is shared by all episodes (its cache and running totals too). On Ctrl-C no new
-  episode starts and running episodes stop at their next step (their `.part` files are left for `--resume`).
-- `RayExecutor`: episodes as Ray tasks on a local instance or a cluster (`RAY_ADDRESS`), each with its own LLM
+- `ThreadExecutor`: one worker thread per concurrency slot (an item's LLM latency never blocks the others);
+  one LLM object per model spec is shared by all items (its cache and running totals too). On Ctrl-C no new
+  item starts and running items stop at their next step.
+- `RayExecutor`: items as Ray tasks on a local instance or a cluster (`RAY_ADDRESS`), each with its own LLM
   client (clients do not travel between processes; the sqlite answer cache is safe across processes).
-  Trajectories are written where the worker runs, so on a cluster the output folder must be shared.
-`stop()` (from another thread) ends a run early: no new episode starts, and `run` raises `RunStopped` once the
-running ones have stopped. What the episodes used (LLM calls, tokens, cost) is in the footers given to `on_footer`.
+  Items that write files (trajectories) write them where the worker runs, so on a cluster the output folder must
+  be shared; result records travel back to the runner, which stores them.
+`stop()` (from another thread) ends a run early: no new item starts, and `run` raises `RunStopped` once the
+running ones have stopped. `on_record(item, record)` is called in the executor's thread as each item finishes.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from apb.engine.errors import ApbError
-from apb.eval.episode import EpisodeInterrupted, episode_llm, run_one
-from apb.eval.trajectory import EpisodeSpec
+from apb.eval.items import ItemInterrupted
 
-OnFooter = Callable[[EpisodeSpec, dict], None]
+OnRecord = Callable[[Any, dict], None]
 
 
 class RunStopped(Exception):
@@ -32,7 +32,7 @@ class RunStopped(Exception):
 
 
 class ThreadExecutor:
-    """Episodes in worker threads, `concurrency` at a time."""
+    """Items in worker threads, `concurrency` at a time."""
 
     def __init__(self, concurrency: int, *, cache: str = "rw", llms: dict[str, Any] | None = None) -> None:
         self.concurrency = concurrency
@@ -43,21 +43,21 @@ class ThreadExecutor:
     def stop(self) -> None:
         self._stop.set()
 
-    def prepare(self, todo: Sequence[EpisodeSpec]) -> None:
+    def prepare(self, todo: Sequence[Any]) -> None:
         """One LLM client per model spec of `todo` (a missing API key or a bad spec fails here)."""
-        for spec in todo:
-            if spec.model and spec.model not in self.llms and (llm := episode_llm(spec, cache=self.cache)):
-                self.llms[spec.model] = llm
+        for item in todo:
+            if item.model and item.model not in self.llms:
+                self.llms[item.model] = item_llm(item, self.cache)
 
-    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
+    def run(self, todo: Sequence[Any], out_dir: str | Path, on_record: OnRecord) -> None:
         self.prepare(todo)
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="apb-episode")
-        futures = {pool.submit(self._one, spec, out_dir): spec for spec in todo}
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="apb-item")
+        futures = {pool.submit(self._one, item, Path(out_dir)): item for item in todo}
         try:
             for future in concurrent.futures.as_completed(futures):
-                footer = future.result()
-                if footer is not None:
-                    on_footer(futures[future], footer)
+                record = future.result()
+                if record is not None:
+                    on_record(futures[future], record)
         except BaseException:
             self._stop.set()
             # no new episode starts; those in their threads notice the stop at their next step
@@ -68,13 +68,22 @@ class ThreadExecutor:
         if self._stop.is_set():
             raise RunStopped
 
-    def _one(self, spec: EpisodeSpec, out_dir: str | Path) -> dict | None:
+    def _one(self, item: Any, out_dir: Path) -> dict | None:
         if self._stop.is_set():
             return None
         try:
-            return run_one(spec, out_dir, llm=self.llms.get(spec.model), stop=self._stop)
-        except EpisodeInterrupted:
+            return item.run(out_dir, self.llms.get(item.model) if item.model else None, self._stop)
+        except ItemInterrupted:
             return None
+
+
+def item_llm(item: Any, cache: str) -> Any:
+    """The LLM client of an item's model spec (None without one)."""
+    if not item.model:
+        return None
+    from apb.llm import make_llm
+
+    return make_llm(item.model, cache=cache)
 
 
 def _ray():
@@ -86,13 +95,13 @@ def _ray():
     return ray
 
 
-def _episode_task(spec: EpisodeSpec, out_dir: str, cache: str) -> dict:
-    """What a Ray worker runs: one episode, its trajectory written to out_dir, its footer returned."""
-    return run_one(spec, out_dir, llm=episode_llm(spec, cache=cache))
+def _item_task(item: Any, out_dir: str, cache: str) -> dict:
+    """What a Ray worker runs: one item, with its own LLM client; its record is returned."""
+    return item.run(Path(out_dir), item_llm(item, cache), None)
 
 
 class RayExecutor:
-    """Episodes as Ray tasks, at most `concurrency` in flight."""
+    """Items as Ray tasks, at most `concurrency` in flight."""
 
     def __init__(self, concurrency: int, *, cache: str = "rw", num_cpus: int | None = None) -> None:
         self.concurrency = concurrency
@@ -103,30 +112,30 @@ class RayExecutor:
     def stop(self) -> None:
         self._stop.set()
 
-    def prepare(self, todo: Sequence[EpisodeSpec]) -> None:
-        """Checks that Ray can be imported (the episodes' LLM clients are made in the workers)."""
+    def prepare(self, todo: Sequence[Any]) -> None:
+        """Checks that Ray can be imported (the items' LLM clients are made in the workers)."""
         _ray()
 
-    def run(self, todo: Sequence[EpisodeSpec], out_dir: str | Path, on_footer: OnFooter) -> None:
+    def run(self, todo: Sequence[Any], out_dir: str | Path, on_record: OnRecord) -> None:
         ray = _ray()
         if not ray.is_initialized():
             address = os.environ.get("RAY_ADDRESS")
             ray.init(address=address, num_cpus=None if address else (self.num_cpus or self.concurrency),
                      include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
-        task = ray.remote(_episode_task)
-        pending: dict[Any, EpisodeSpec] = {}
+        task = ray.remote(_item_task)
+        pending: dict[Any, Any] = {}
         queue = list(todo)
         try:
             while queue or pending:
                 if self._stop.is_set():
                     raise RunStopped
                 while queue and len(pending) < self.concurrency:
-                    spec = queue.pop(0)
-                    pending[task.remote(spec, str(out_dir), self.cache)] = spec
+                    item = queue.pop(0)
+                    pending[task.remote(item, str(out_dir), self.cache)] = item
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 for ref in ready:
-                    spec = pending.pop(ref)
-                    on_footer(spec, ray.get(ref))
+                    item = pending.pop(ref)
+                    on_record(item, ray.get(ref))
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from apb.console import make_console
 from apb.eval.metrics import load_run, summarize
 from apb.eval.report import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
 from apb.eval.report_tables import coverage_caption, model_label
@@ -17,7 +17,7 @@ from apb.eval.study_table import study_tables
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the report files and print the coverage tables; user errors raise ApbError (exit 2 in `main`)."""
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     dirs = [Path(d) for d in args.dirs]
     paths = write_report(dirs, Path(args.out) if args.out else None)
     episodes = load_run(dirs)

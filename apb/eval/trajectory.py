@@ -19,8 +19,6 @@ from typing import Any
 from apb.datasets import source_name
 from apb.engine.errors import ApbError
 
-DEFAULT_MAX_STEPS = 24  # AutoPlanBench's action limit
-CLOSED_LOOP_MAX_STEPS = 50
 LLM_ROLES = ("planner", "translator", "explainer", "grounder")
 PART_SUFFIX = ".jsonl.part"
 FINAL_SUFFIX = ".jsonl"
@@ -43,14 +41,18 @@ class EpisodeSpec:
     translator: str = "cascade"
     agent_options: dict[str, Any] = field(default_factory=dict)
     require_finish: bool = False
-    max_steps: int | None = None  # None: 24, or 50 for closed-loop
+    max_steps: int | None = None  # None: the agent's default for the dataset (see `horizon`)
     description: str = "curated"  # the env's NL source, or a robustness variant (obfuscated, shuffled)
 
     @property
     def horizon(self) -> int:
+        """The episode's step limit: `max_steps`, else the agent's default for the split (`default_step_limit`:
+        twice the split's longest gold plan and at least 24; random: 24; closed-loop: at least 50)."""
         if self.max_steps is not None:
             return self.max_steps
-        return CLOSED_LOOP_MAX_STEPS if self.agent.partition(":")[0] == "closed-loop" else DEFAULT_MAX_STEPS
+        from apb.agents import agent_class
+
+        return agent_class(self.agent).default_step_limit(split_step_limit(self.domain, self.split))
 
     @property
     def domain_name(self) -> str:
@@ -58,6 +60,18 @@ class EpisodeSpec:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@lru_cache(maxsize=256)
+def split_step_limit(domain: str, split: str) -> int:
+    """`apb.datasets.step_limit` of a domain's split (24 when the split cannot be read: the run reports that)."""
+    from apb.datasets import resolve, step_limit
+    from apb.domains.paper import AUTOPLANBENCH_STEP_LIMIT
+
+    try:
+        return step_limit(resolve(domain, split))
+    except ApbError:
+        return AUTOPLANBENCH_STEP_LIMIT
 
 
 def slug(text: str) -> str:

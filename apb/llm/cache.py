@@ -68,8 +68,11 @@ _counts_lock = threading.Lock()
 
 
 def default_cache_path() -> Path:
-    """`$APB_CACHE_DIR/llm.sqlite`, else `~/.cache/apb/llm.sqlite`."""
-    folder = os.environ.get(CACHE_ENV) or "~/.cache/apb"
+    """`$APB_CACHE_DIR/llm.sqlite` (`apb --cache-dir DIR` sets it), else `$XDG_CACHE_HOME/apb/llm.sqlite`, else
+    `~/.cache/apb/llm.sqlite`."""
+    folder = os.environ.get(CACHE_ENV)
+    if not folder:
+        folder = str(Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache") / "apb")
     return Path(folder).expanduser() / CACHE_FILE
 
 

@@ -255,6 +255,8 @@ class LocalLLM(SyncLLM):
         time of the first load when the process had it already)."""
         return self._model().load_seconds
 
+    default_max_tokens = DEFAULT_MAX_TOKENS  # the answer length when a call gives none (the context must hold it)
+
     def count_tokens(self, text: str) -> int:
         loaded = self._model()
         with loaded.lock:

@@ -28,6 +28,9 @@ def read_script(path: str | Path) -> list[str]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise LLMError(f"{path}: the scripted responses are not UTF-8 text (byte offset {err.start}); re-save the "
+                       "file as UTF-8") from None
     except OSError as err:
         raise LLMError(f"{path}: cannot read the scripted responses: {err.strerror or err}") from None
     if path.suffix.lower() == ".json":

@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from apb.console import make_console
 from apb.engine import load_domain
 from apb.nl.generator import GeneratedTemplates, GenerationEvent, NLGenerateError, generate_templates
 
@@ -116,8 +117,8 @@ def file_header(templates: GeneratedTemplates) -> str:
 def cmd_nl_generate(args: argparse.Namespace, *, console: Console | None = None,
                     progress: Console | None = None) -> int:
     """`apb nl generate`: checks the output path first, generates, writes the file, prints a summary."""
-    console = console or Console(highlight=False, soft_wrap=True)
-    progress = progress or Console(stderr=True, highlight=False, soft_wrap=True)
+    console = console or make_console()
+    progress = progress or make_console(stderr=True)
     out = Path(args.out)
     check_output(out, args.force)
     domain = load_domain(args.domain_file)

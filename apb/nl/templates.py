@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from apb.engine.errors import ApbError
+from apb.engine.errors import ApbError, decode_problem
 from apb.engine.model import ROOT_TYPE, Domain
 from apb.nl.grammar import LETTERS, article, letter, plural
 
@@ -402,6 +402,9 @@ def read_description_text(path: str | Path) -> str:
     """The text of a description file; NLTemplateError naming the file when it cannot be read."""
     try:
         return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise NLTemplateError(f"the description file is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8",
+                              file=path) from None
     except OSError as err:
         raise NLTemplateError(f"cannot read the file: {err.strerror or err}", file=path) from None
 

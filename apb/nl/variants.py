@@ -25,7 +25,7 @@ from pathlib import Path
 from apb.datasets import Dataset, ProblemEntry
 from apb.datasets.dataset import strip_comments
 from apb.engine import load_domain, parse_domain, parse_problem
-from apb.engine.errors import ApbError
+from apb.engine.errors import ApbError, read_input
 from apb.engine.model import ROOT_TYPE, Domain
 from apb.nl.templates import NLTemplates, build_templates
 
@@ -213,7 +213,7 @@ def apply_variant(dataset: Dataset, templates: NLTemplates, kind: str, *, seed: 
 
 
 def _make_variant(dataset: Dataset, templates: NLTemplates, kind: str, seed: int) -> tuple[Dataset, NLTemplates]:
-    domain_text = Path(dataset.domain_file).read_text(encoding="utf-8")
+    domain_text = read_input(dataset.domain_file, "domain file")
     if dataset.layout == "pddlgym":  # PDDLGym's action predicates out, as the dataset's own domain has them
         from apb.datasets.pddlgym_library import action_predicates, standard_domain
 

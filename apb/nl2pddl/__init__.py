@@ -14,13 +14,12 @@ from apb.nl2pddl.registry import (
     resolve_domain,
 )
 from apb.nl2pddl.report import summarize, write_report
-from apb.nl2pddl.runner import RunSummary, run_pairs
+from apb.nl2pddl.runner import run_pairs
 
 __all__ = [
     "Assessment",
     "Evaluation",
     "PairsFormatError",
-    "RunSummary",
     "UnknownBenchmarkDomainError",
     "assess",
     "benchmark_domain",

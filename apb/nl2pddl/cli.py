@@ -1,6 +1,6 @@
 """`apb nl2pddl ...`: score one generated problem, build a benchmark of pairs, run an LLM over pairs, report.
 
-- `apb nl2pddl score GOLD PRED [--domain D] [--json]` prints (parseable, solvable, correct);
+- `apb nl2pddl score GOLD PRED [--domain D] [--json]` prints (parseable, solvable, correct); exit 0 correct, 1 not;
 - `apb nl2pddl build DATASET --count N --out DIR` writes pairs from a dataset (bundled domain, folder, ...);
 - `apb nl2pddl import FILE --out DIR` converts Planetarium's released rows (JSON, JSONL, parquet) into pairs;
 - `apb nl2pddl eval PAIRS --llm SPEC [--shots K] [--concurrency N] [--resume]` scores an LLM on pairs;
@@ -14,9 +14,9 @@ import argparse
 import json
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
+from apb.console import make_console
 from apb.nl2pddl.evaluate import assess
 
 
@@ -41,13 +41,14 @@ def add_nl2pddl_parser(subparsers) -> argparse.ArgumentParser:
 def cmd_score(args: argparse.Namespace) -> int:
     """Prints the (parseable, solvable, correct) triple and what decided it."""
     result = assess(Path(args.gold), Path(args.predicted), args.domain, placeholder=args.placeholder)
+    code = 0 if result.evaluation.correct else 1  # 1: the generated problem is not correct (as apb equiv's "not")
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
-        return 0
-    console = Console()
+        return code
+    console = make_console()
     for name, value in result.evaluation._asdict().items():
         console.print(f"{name:10} {'[green]yes[/green]' if value else '[red]no[/red]'}")
     detail = result.error or result.reason
     if detail:
         console.print(escape(detail))
-    return 0
+    return code

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from apb.engine import Domain, Problem, Task, load_problem
-from apb.engine.errors import ApbError, PDDLError, PDDLWarning
+from apb.engine.errors import ApbError, PDDLError, PDDLWarning, decode_problem
 from apb.equivalence import Budget, check
 from apb.nl2pddl.registry import resolve_domain
 from apb.planners import solve
@@ -54,10 +54,13 @@ def _text(source: str | Path) -> str:
     if isinstance(source, Path):
         try:
             return source.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
+        except UnicodeDecodeError as err:
+            raise PDDLError(f"the problem is not UTF-8 text ({decode_problem(err)})", file=str(source),
+                            hint="re-save it as UTF-8") from None
+        except OSError as err:
             raise PDDLError(f"cannot read the problem: {err}", file=str(source)) from None
     if "(" not in source and Path(source).is_file():
-        return Path(source).read_text(encoding="utf-8")
+        return _text(Path(source))
     return source
 
 

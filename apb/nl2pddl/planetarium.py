@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from apb.engine.errors import ApbError
+from apb.engine.errors import ApbError, read_input
 from apb.nl2pddl.build import PAIRS_FILE, write_rows
 from apb.nl2pddl.registry import is_domain_key
 
@@ -35,7 +35,7 @@ def read_rows(path: str | Path) -> list[dict]:
             raise PairsFormatError(f"{path}: reading parquet needs pyarrow: pip install pyarrow, or convert the "
                                    "file to JSON lines") from None
         return pq.read_table(path).to_pylist()
-    text = path.read_text(encoding="utf-8")
+    text = read_input(path, "pairs file")
     try:
         if suffix == ".json":
             data = json.loads(text)

@@ -19,7 +19,8 @@ OBJECT_BINS = ((1, 10), (11, 20), (21, 30), (31, 40), (41, 10**9))
 
 
 def read_results(folder: str | Path) -> list[dict]:
-    """The result records of a run folder (DIR/results.jsonl)."""
+    """The result records of a run folder (DIR/results.jsonl), one per pair: the latest record of a pair wins (an
+    error retried by --resume counts once)."""
     path = Path(folder) / RESULTS_FILE
     if not path.is_file():
         raise PairsFormatError(f"{path}: no results here (run `apb nl2pddl eval PAIRS --out {folder}` first)")
@@ -30,14 +31,20 @@ def read_results(folder: str | Path) -> list[dict]:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 raise PairsFormatError(f"{path}:{number}: a damaged result line") from None
-    return records
+    latest: dict = {}
+    for record in records:
+        latest.pop(record.get("id"), None)
+        latest[record.get("id")] = record
+    return list(latest.values())
 
 
 def _rates(records: list[dict]) -> dict:
-    n = len(records)
-    row = {"pairs": n}
+    """Rates over the scored pairs; pairs that ended in an error (an LLM call that failed) are counted apart."""
+    scored = [r for r in records if not r.get("error")]
+    n = len(scored)
+    row = {"pairs": n, "errors": len(records) - n}
     for metric in METRICS:
-        row[metric] = round(100.0 * sum(bool(r.get(metric)) for r in records) / n, 1) if n else None
+        row[metric] = round(100.0 * sum(bool(r.get(metric)) for r in scored) / n, 1) if n else None
     row["llm_errors"] = sum(bool(r.get("llm_error")) for r in records)
     for key in ("input_tokens", "output_tokens"):
         row[key] = sum(r.get(key) or 0 for r in records)
@@ -74,10 +81,11 @@ def summarize(records: list[dict]) -> dict:
 
 
 def _table(title: str, rows: dict[str, dict]) -> list[str]:
-    lines = [f"## {title}", "", "| | pairs | parseable % | solvable % | correct % |", "|---|---:|---:|---:|---:|"]
+    lines = [f"## {title}", "", "| | pairs | parseable % | solvable % | correct % | errors |",
+             "|---|---:|---:|---:|---:|---:|"]
     for key, row in rows.items():
         cells = [str(row[m]) if row[m] is not None else "-" for m in METRICS]
-        lines.append(f"| {key} | {row['pairs']} | " + " | ".join(cells) + " |")
+        lines.append(f"| {key} | {row['pairs']} | " + " | ".join(cells) + f" | {row.get('errors', '-')} |")
     return [*lines, ""]
 
 
@@ -88,6 +96,9 @@ def markdown(summary: dict) -> str:
     lines += _table("By domain", summary["domain"])
     lines += _table("Abstract vs explicit descriptions", summary["abstraction"])
     lines += _table("By number of objects", summary["objects"])
+    if summary["overall"].get("errors"):
+        lines += [f"{summary['overall']['errors']} pair(s) ended in an error (an LLM call that failed) and are not "
+                  "scored; rerun `apb nl2pddl eval` with --resume to ask them again.", ""]
     figures = summary["planetarium"]
     published = {row["model"]: {"pairs": "-", **{m: row.get(m) for m in METRICS}} for row in figures["rows"]}
     lines += _table(f"Planetarium's published figures ({figures['source']})", published)

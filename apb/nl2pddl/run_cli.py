@@ -6,9 +6,11 @@ import argparse
 import re
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
+from apb.console import make_console
+from apb.eval.rundir import open_run_dir, prepare_run_dir
+from apb.flags import non_negative_int, positive_int
 from apb.nl2pddl.build import PAIRS_FILE, build_pairs
 from apb.nl2pddl.planetarium import import_planetarium
 from apb.nl2pddl.report import METRICS, write_report
@@ -22,26 +24,33 @@ def add_run_parsers(sub) -> None:
     """Adds build, import, eval and report to the `nl2pddl` subparsers."""
     p = sub.add_parser("build", help="write (English description, gold PDDL problem) pairs from a dataset")
     p.add_argument("dataset", metavar="DATASET", help="bundled domain name, dataset folder or PDDLGym name")
-    p.add_argument("--count", type=int, default=20, help="problems to take (default 20); abstract variants are extra")
-    p.add_argument("--out", required=True, help="folder to write pairs.jsonl (and the domain file) into")
+    p.add_argument("--count", type=positive_int, default=20,
+                   help="problems to take (default 20); abstract variants are extra")
+    p.add_argument("--out", required=True, help="folder to write pairs.jsonl (and the domain file) into (must be "
+                                                "empty unless --overwrite)")
+    p.add_argument("--overwrite", action="store_true", help="replace the pairs an earlier run wrote into --out")
     p.add_argument("--split", help="the dataset's split (default: its test split)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("import", help="convert Planetarium's released rows (JSON, JSONL, parquet) into pairs")
     p.add_argument("rows", metavar="FILE", help="the rows file you downloaded (e.g. Planetarium's test split)")
-    p.add_argument("--out", required=True, help="folder to write pairs.jsonl into")
-    p.add_argument("--limit", type=int, default=None, help="keep only the first N rows")
+    p.add_argument("--out", required=True, help="folder to write pairs.jsonl into (must be empty unless --overwrite)")
+    p.add_argument("--overwrite", action="store_true", help="replace the pairs an earlier run wrote into --out")
+    p.add_argument("--limit", type=positive_int, default=None, help="keep only the first N rows")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("eval", help="score an LLM on pairs: parseable, solvable, correct (resumable)")
     p.add_argument("pairs", metavar="PAIRS", help="pairs.jsonl, or a folder holding one")
     p.add_argument("--llm", required=True, metavar="SPEC", help=LLM_HELP)
-    p.add_argument("--shots", type=int, default=0, help="examples of the same domain in each prompt (default 0)")
-    p.add_argument("--concurrency", type=int, default=1, help="pairs scored at once (default 1)")
-    p.add_argument("--resume", action="store_true", help="skip the pairs already in OUT/results.jsonl")
+    p.add_argument("--shots", type=non_negative_int, default=0,
+                   help="examples of the same domain in each prompt (default 0)")
+    p.add_argument("--concurrency", type=positive_int, default=1, help="pairs scored at once (default 1)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in OUT (same settings): skip scored pairs, retry errors")
+    p.add_argument("--overwrite", action="store_true", help="delete the earlier run in OUT and start again")
     p.add_argument("--out", help="run folder (default: next to PAIRS, named after the LLM)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N pairs")
-    p.add_argument("--max-tokens", type=int, default=2048, help="answer length cap (default 2048)")
+    p.add_argument("--limit", type=positive_int, default=None, help="only the first N pairs")
+    p.add_argument("--max-tokens", type=positive_int, default=2048, help="answer length cap (default 2048)")
     p.add_argument("--cache", choices=("rw", "replay", "off"), default="rw", help="the LLM answer cache mode")
     p.set_defaults(func=cmd_eval)
 
@@ -51,16 +60,30 @@ def add_run_parsers(sub) -> None:
     p.set_defaults(func=cmd_report)
 
 
+def _settings(**settings) -> dict:
+    return settings
+
+
 def cmd_build(args: argparse.Namespace) -> int:
-    rows = build_pairs(args.dataset, args.count, args.out, split=args.split)
+    settings = _settings(dataset=args.dataset, count=args.count, split=args.split)
+    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
+                      resumable=False):
+        rows = build_pairs(args.dataset, args.count, args.out, split=args.split)
     abstract = sum(r["init_is_abstract"] or r["goal_is_abstract"] for r in rows)
-    Console().print(f"wrote {len(rows)} pairs ({abstract} abstract) to {escape(str(Path(args.out) / PAIRS_FILE))}")
+    make_console().print(f"wrote {len(rows)} pairs ({abstract} abstract) to {escape(str(Path(args.out) / PAIRS_FILE))}")
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    rows = import_planetarium(args.rows, args.out, limit=args.limit)
-    Console().print(f"wrote {len(rows)} pairs to {escape(str(Path(args.out) / PAIRS_FILE))}")
+    settings = _settings(rows=str(Path(args.rows).resolve()), limit=args.limit)
+    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
+                      resumable=False):
+        rows = import_planetarium(args.rows, args.out, limit=args.limit)
+    make_console().print(f"wrote {len(rows)} pairs to {escape(str(Path(args.out) / PAIRS_FILE))}")
     return 0
 
 
@@ -70,28 +93,34 @@ def _pairs_file(value: str) -> Path:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from apb.eval.rundir import check_writable
     from apb.llm import make_llm
 
     pairs = _pairs_file(args.pairs)
     out = Path(args.out) if args.out else pairs.parent / ("run-" + re.sub(r"[^A-Za-z0-9._-]+", "_", args.llm))
+    check_writable(out)
     llm = make_llm(args.llm, cache=args.cache, concurrency=args.concurrency)
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
 
     def progress(record: dict) -> None:
         marks = "".join("+" if record.get(m) else "-" for m in METRICS)
-        console.print(f"{escape(str(record['id']))} {marks}" + (" (LLM error)" if record.get("llm_error") else ""))
+        console.print(f"{escape(str(record['id']))} {marks}" + (" (error)" if record.get("error") else ""))
 
     summary = run_pairs(pairs, llm, out, shots=args.shots, concurrency=args.concurrency, resume=args.resume,
-                        limit=args.limit, max_tokens=args.max_tokens, progress=progress)
+                        overwrite=args.overwrite, limit=args.limit, max_tokens=args.max_tokens, progress=progress)
     report = write_report(out)
     overall = report["overall"]
-    Console().print(f"{overall['pairs']} pairs in {escape(str(out))} ({summary.scored} scored now, "
-                    f"{summary.skipped} already done): parseable {overall['parseable']}%, solvable "
-                    f"{overall['solvable']}%, correct {overall['correct']}%")
+    make_console().print(f"{overall['pairs']} pairs scored in {escape(str(out))} ({summary['ran']} now, "
+                         f"{summary['skipped']} already done): parseable {overall['parseable']}%, solvable "
+                         f"{overall['solvable']}%, correct {overall['correct']}%; {summary['errors']} error(s)")
+    if summary["errors"]:
+        console.print(f"[red]{summary['errors']} pair(s) ended in an error[/red] (not scored); rerun with --resume to "
+                      "ask them again")
+        return 1
     return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     write_report(args.folder)
-    Console().print((Path(args.folder) / "report.md").read_text(encoding="utf-8"), markup=False)
+    make_console().print((Path(args.folder) / "report.md").read_text(encoding="utf-8"), markup=False)
     return 0

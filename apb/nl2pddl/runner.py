@@ -1,41 +1,31 @@
 """Runs an LLM over NL->PDDL pairs: one prompt per pair (the domain's PDDL, K examples of the same domain, the
 description), the answer's PDDL problem scored against the gold one (apb.nl2pddl.evaluate), one JSON line per pair.
 
-Results are appended to OUT/results.jsonl as each pair finishes (flushed and fsynced), so an interrupted run loses
-nothing; `resume=True` skips the pairs already there (pairs whose LLM call failed are retried). Pairs run on a thread
-pool of `concurrency` workers; the LLM comes from apb.llm (cache, retries, usage and cost).
+The pairs are items of the one runner (`apb.eval.runner`: folder rule, lock, resume, concurrency, Ray, LLM
+accounting): results are appended to OUT/results.jsonl as each pair finishes (flushed and fsynced); a pair whose
+LLM call failed is recorded as an error (not as an unparseable answer) and asked again by `resume`; the report
+counts each pair once (its latest record).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from apb.agents.llm_plus_p import extract_problem_pddl
 from apb.engine import load_domain
-from apb.engine.errors import ApbError
+from apb.engine.errors import ApbError, read_input
+from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
+from apb.eval.rundir import fingerprint_files
+from apb.eval.runner import run_items
 from apb.nl2pddl.evaluate import assess
 from apb.nl2pddl.planetarium import PairsFormatError, normalise, read_rows
 from apb.nl2pddl.registry import domain_name_of, domain_path, is_domain_key
 from apb.prompts import prompt_family
 
-RESULTS_FILE = "results.jsonl"
 prompt = prompt_family("nl2pddl/")
-
-
-@dataclass
-class RunSummary:
-    """Counts of one run: pairs scored now, skipped as already done, and failed LLM calls."""
-
-    scored: int = 0
-    skipped: int = 0
-    llm_errors: int = 0
-    results: Path | None = None
+__all__ = ["NL2PDDL_PAIRS", "RESULTS_FILE", "PairItem", "run_pairs", "score_pair"]
 
 
 def domain_file_for(row: dict, base: Path) -> Path:
@@ -62,27 +52,10 @@ def messages_for(row: dict, domain_text: str, shots: list[dict]) -> list[dict]:
                                                description=row["natural_language"])}]
 
 
-def done_ids(path: Path) -> set[str]:
-    """Ids of pairs with a result in `path` (those whose LLM call failed are not done)."""
-    if not path.exists():
-        return set()
-    done = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            raise PairsFormatError(f"{path}:{number}: a damaged result line; delete it to rerun that pair") from None
-        if not record.get("llm_error"):
-            done.add(str(record["id"]))
-    return done
-
-
 def score_pair(row: dict, llm, base: Path, rows: list[dict], shots: int, max_tokens: int | None = None) -> dict:
     """One pair: ask the LLM, score its problem; the record written to results.jsonl."""
     path = domain_file_for(row, base)
-    domain_text = path.read_text(encoding="utf-8")
+    domain_text = read_input(path, "domain file")
     domain = load_domain(path)
     record = {key: row.get(key) for key in ("id", "domain", "init", "goal", "init_is_abstract", "goal_is_abstract",
                                            "is_placeholder", "num_objects")}
@@ -90,54 +63,59 @@ def score_pair(row: dict, llm, base: Path, rows: list[dict], shots: int, max_tok
         completion = llm.complete(messages_for(row, domain_text, _shots(rows, row, shots)), max_tokens=max_tokens,
                                   temperature=0.0)
     except ApbError as err:
-        return {**record, "parseable": False, "solvable": False, "correct": False, "llm_error": str(err)}
+        return {**record, "parseable": None, "solvable": None, "correct": None, "llm_error": str(err),
+                "error": f"LLM error: {err}", "llm_calls": 1, "cost_usd": None}
     predicted = extract_problem_pddl(completion.text)
     usage = {"predicted": predicted, "input_tokens": completion.usage.input_tokens,
              "output_tokens": completion.usage.output_tokens, "cost_usd": completion.cost,
-             "cached": completion.cached}
+             "cached": completion.cached, "llm_calls": 1, "cached_calls": int(bool(completion.cached)), "error": None}
     try:
         result = assess(row["problem_pddl"], predicted, domain, placeholder=bool(row.get("is_placeholder")))
     except ApbError as err:  # the gold problem itself does not parse: the pair is broken, not the answer
         return {**record, "parseable": False, "solvable": False, "correct": False, "gold_error": str(err), **usage}
-    return {**record, **result.to_dict(), "domain": row.get("domain"), **usage}
+    scored = result.to_dict()
+    # the answer's own diagnostics (why it does not parse, ...) are not an error of the pair: the runner retries
+    # records whose `error` is set, so they are kept as `answer_error`
+    scored["answer_error"] = scored.pop("error", None)
+    return {**record, **scored, "domain": row.get("domain"), **usage}
+
+
+NL2PDDL_PAIRS = ItemKind("nl2pddl", "pair", "correct", lambda r: bool(r.get("correct")), RecordStore)
+
+
+class PairItem:
+    """One NL->PDDL pair as an item of the one runner."""
+
+    def __init__(self, row: dict, base: Path, rows: list[dict], shots: int, max_tokens: int | None,
+                 model: str) -> None:
+        self.row, self.base, self.rows, self.shots, self.max_tokens = row, base, rows, shots, max_tokens
+        self.id = str(row["id"])
+        self.model = model
+
+    def run(self, out_dir: Path, llm: Any, stop: Any) -> dict:
+        try:
+            return score_pair(self.row, llm, self.base, self.rows, self.shots, self.max_tokens)
+        except Exception as err:  # a bug or a broken pair: recorded with the pair, never dropped
+            return {"id": self.row["id"], "domain": self.row.get("domain"), "parseable": None, "solvable": None,
+                    "correct": None, "error": f"{type(err).__name__}: {err}"}
 
 
 def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concurrency: int = 1,
-              resume: bool = False, limit: int | None = None, max_tokens: int | None = None,
-              progress: Callable[[dict], None] | None = None) -> RunSummary:
-    """Scores `llm` on the pairs file (see the module docstring); OUT/results.jsonl gets one line per pair."""
+              resume: bool = False, overwrite: bool = False, limit: int | None = None, max_tokens: int | None = None,
+              progress: Callable[[dict], None] | None = None, executor: str = "thread") -> dict[str, Any]:
+    """Scores `llm` (an LLM object or a spec) on the pairs file (see the module docstring); OUT/results.jsonl gets
+    one line per pair. Returns the runner's summary (`total`, `skipped`, `ran`, `ok` = correct, `errors`, ...)."""
     pairs = Path(pairs)
-    rows = normalise(read_rows(pairs), str(pairs))[:limit]
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    results = out / RESULTS_FILE
-    if results.exists() and results.stat().st_size and not resume:
-        raise PairsFormatError(f"{results} exists: pass --resume to continue that run, or choose another --out")
-    done = done_ids(results) if resume else set()
-    todo = [row for row in rows if row["id"] not in done]
-    summary = RunSummary(skipped=len(rows) - len(todo), results=results)
-    lock = threading.Lock()
-    with open(results, "a", encoding="utf-8") as handle:
-        def one(row: dict) -> None:
-            try:
-                record = score_pair(row, llm, pairs.parent, rows, shots, max_tokens)
-            except Exception as err:  # a bug or a broken pair: recorded with the pair, never dropped
-                record = {"id": row["id"], "domain": row.get("domain"), "parseable": False, "solvable": False,
-                          "correct": False, "error": f"{type(err).__name__}: {err}"}
-            with lock:
-                handle.write(json.dumps(record) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-                summary.scored += 1
-                summary.llm_errors += bool(record.get("llm_error"))
-            if progress is not None:
-                progress(record)
-
-        if concurrency <= 1:
-            for row in todo:
-                one(row)
-        else:
-            with ThreadPoolExecutor(max_workers=concurrency) as pool:
-                for future in [pool.submit(one, row) for row in todo]:
-                    future.result()
-    return summary
+    rows = normalise(read_rows(pairs), str(pairs))
+    if limit is not None:
+        if limit < 1:
+            raise PairsFormatError(f"bad limit {limit}: it must be at least 1")
+        rows = rows[:limit]
+    spec = llm if isinstance(llm, str) else getattr(llm, "spec", None) or str(llm)
+    items = [PairItem(row, pairs.parent, rows, shots, max_tokens, spec) for row in rows]
+    prompt_files = sorted((Path(__file__).resolve().parents[1] / "prompts" / "nl2pddl").glob("*"))
+    settings = {"llm": spec, "shots": shots, "max_tokens": max_tokens, "pairs": fingerprint_files([pairs]),
+                "prompts": fingerprint_files(prompt_files)}
+    return run_items(items, out, kind=NL2PDDL_PAIRS, settings=settings, concurrency=concurrency, resume=resume,
+                     overwrite=overwrite, llms=None if isinstance(llm, str) else {spec: llm}, executor=executor,
+                     on_record=None if progress is None else lambda item, record: progress(record))

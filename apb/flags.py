@@ -1,0 +1,37 @@
+"""argparse types shared by every command's flags: a bad value is a one-line usage error (exit 2) naming the flag
+and the value, before any work."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def _whole(value: str, low: int, requirement: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < low:
+        raise argparse.ArgumentTypeError(f"{value} must be {requirement}")
+    return number
+
+
+def positive_int(value: str) -> int:
+    """argparse type: an integer >= 1 (counts, limits, budgets)."""
+    return _whole(value, 1, "at least 1")
+
+
+def non_negative_int(value: str) -> int:
+    """argparse type: an integer >= 0 (seeds, offsets)."""
+    return _whole(value, 0, "0 or more")
+
+
+def positive_float(value: str) -> float:
+    """argparse type: a number > 0 (seconds, budgets)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"{value} must be a positive number")
+    return number
