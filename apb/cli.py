@@ -500,6 +500,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_equiv_parser(sub)
     add_nl2pddl_parser(sub)
     add_acp_parser(sub)
+    from apb.integrations.cli import add_integration_parsers
+
+    add_integration_parsers(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

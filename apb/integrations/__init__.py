@@ -1,0 +1,31 @@
+"""apb inside other frameworks: each adapter is a module of this package behind its own optional extra.
+
+- `inspect_tasks`: Inspect AI tasks `apb/game`, `apb/acp`, `apb/nl2pddl` (extra `inspect`; registered through
+  Inspect's package entry point, so `inspect eval apb/game ...` works once apb is installed).
+- `verifiers`: `load_environment(domain=...)`, a multi-turn verifiers environment (extra `verifiers`).
+- `openenv`: an OpenEnv server and client for the text games, `apb serve openenv` (extra `openenv`).
+- `reasoning_gym`: procedural plan datasets `apb_<domain>` scored by apb's validator (extra `reasoning-gym`).
+- `lm_eval`: `apb acp export --format lm-eval DIR`, lm-evaluation-harness tasks scored by apb (extra `lm-eval`).
+
+`game.GameSession` is the text-turn game they share. Nothing below this layer imports it; the core install does
+not need any of these frameworks (`pip install "apb[integrations]"` installs them all).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from apb.engine.errors import ApbError
+
+
+class MissingExtraError(ApbError):
+    """An adapter used without its framework installed."""
+
+
+def require(module: str, extra: str) -> ModuleType:
+    """`import module`, or a one-line error naming the extra that installs it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise MissingExtraError(f"{module} is not installed ({err}): pip install \"apb[{extra}]\"") from None

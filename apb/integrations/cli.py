@@ -1,0 +1,75 @@
+"""`apb serve openenv` (an integration's server) and `apb acp export --format lm-eval` (tasks for another framework).
+`add_integration_parsers(sub)` adds both to the apb parser (after `apb acp`'s own parser)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.markup import escape
+
+from apb.console import make_console
+from apb.flags import non_negative_int, positive_int
+
+out = make_console()
+err = make_console(stderr=True)
+
+
+def cmd_serve_openenv(args: argparse.Namespace) -> int:
+    from apb.integrations import require
+
+    require("openenv.core", "openenv")
+    from apb.integrations.openenv import serve
+
+    err.print(f"apb {args.domain} OpenEnv server on http://{args.host}:{args.port} (/health /reset /step /state /ws)")
+    problem = int(args.problem) if args.problem and args.problem.isdigit() else args.problem
+    serve(args.domain, host=args.host, port=args.port, problem=problem, split=args.split,
+          description=args.description, max_steps=args.max_steps, hints=args.hints)
+    return 0
+
+
+def cmd_acp_export(args: argparse.Namespace) -> int:
+    from apb.acp import read_questions
+    from apb.eval.rundir import open_run_dir, prepare_run_dir
+    from apb.integrations.lm_eval import export_lm_eval
+
+    settings = {"questions": str(Path(args.questions).resolve()), "format": args.format, "shots": args.shots,
+                "cot": args.cot}
+    prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    questions = read_questions(args.questions)
+    with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
+        names = export_lm_eval(questions, args.out, shots=args.shots, cot=args.cot)
+    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag apb_acp); run "
+              f"lm_eval --include_path {escape(str(args.out))} --tasks apb_acp")
+    return 0
+
+
+def add_integration_parsers(sub) -> None:
+    add_serve_parser(sub)
+    acp = sub.choices["acp"]
+    [actions] = [a for a in acp._actions if isinstance(a, argparse._SubParsersAction)]
+    e = actions.add_parser("export", help="write the questions as another framework's tasks (lm-eval)")
+    e.add_argument("out", metavar="DIR", help="folder to write the tasks into (must be empty unless --overwrite)")
+    e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
+    e.add_argument("--questions", required=True, help="apb questions (apb acp generate's --out) or ACPBench files")
+    e.add_argument("--shots", type=non_negative_int, default=0,
+                   help="examples of the same group in each prompt (default 0)")
+    e.add_argument("--cot", action="store_true", help="ask for reasoning before the answer")
+    e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
+    e.set_defaults(func=cmd_acp_export)
+
+
+def add_serve_parser(sub) -> None:
+    p = sub.add_parser("serve", help="serve apb's games to other frameworks (openenv)")
+    serve_sub = p.add_subparsers(dest="server", metavar="SERVER", required=True)
+    s = serve_sub.add_parser("openenv", help="an OpenEnv environment server for a domain's text game (extra: openenv)")
+    s.add_argument("--domain", default="blocksworld", help="bundled domain name or dataset folder")
+    s.add_argument("--port", type=positive_int, default=8000)
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
+    s.add_argument("--problem", help="the problem a reset without one plays (default: the split's first)")
+    s.add_argument("--split", default="test")
+    s.add_argument("--description", default="curated", help="curated | rule | pddl | obfuscated | shuffled | a file")
+    s.add_argument("--max-steps", type=positive_int, default=24, help="step limit of an episode (default 24)")
+    s.add_argument("--hints", action="store_true", help="list the applicable actions after each observation")
+    s.set_defaults(func=cmd_serve_openenv)

@@ -1,0 +1,238 @@
+"""Procedural datasets for reasoning-gym: plan generation scored by apb's plan validator, and ACP questions scored
+by apb's ACP scorer (extra `reasoning-gym`).
+
+    import reasoning_gym
+    import apb.integrations.reasoning_gym  # registers apb_<domain> for every bundled domain with a generator
+    data = reasoning_gym.create_dataset("apb_blocksworld", size=100, seed=0, params={"blocks": 5}, max_length=12)
+    entry = data[0]
+    entry["question"], entry["answer"], entry["metadata"]     # task, an optimal plan, how to re-create the problem
+    data.score_answer(entry["answer"], entry)                  # 1.0: apb's validator accepts it
+
+Each entry is a problem drawn by the domain's apb generator (`params`: its size parameters, such as blocks,
+balls, cars; see `apb generate DOMAIN --param`), solved optimally by A* + LM-cut, and kept when its optimal
+length is within `min_length`..`max_length` (the difficulty knob). `view`: `nl` (the domain's curated English
+description and the problem in English, as the games show them) or `pddl` (domain and problem PDDL).
+`score_answer` is 1.0 exactly when `Task.validate` accepts the answer as a plan of the entry's problem (one PDDL
+action per line, `;` comments allowed), else 0.0: an answer that is not a plan scores 0.0, never raises.
+
+`apb_acp_<task>` (app, prog, reach, areach, val, just, land, nexta): ACP questions about `domain` in `format`
+(bool, mcq, gen; nexta: gen), generated with proved gold by `apb.acp.generate`; the prompt is `apb acp eval`'s
+(zero-shot), `answer` the gold as a model is asked to write it, and `score_answer` apb's official-semantics verdict
+on the extracted answer.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field, make_dataclass
+from functools import lru_cache
+from typing import Any
+
+from apb.integrations import require
+
+require("reasoning_gym", "reasoning-gym")
+
+from reasoning_gym.dataset import ProceduralDataset  # noqa: E402
+from reasoning_gym.factory import DATASETS, register_dataset  # noqa: E402
+
+from apb.engine.errors import ApbError  # noqa: E402
+from apb.prompts import fill_prompt  # noqa: E402
+
+PREFIX = "apb_"
+MAX_ATTEMPTS = 200  # generated candidates per entry before giving up on the length bounds
+
+
+@dataclass
+class ApbPlanConfig:
+    """One domain's plan-generation dataset: generator parameters, optimal-length bounds, view, size and seed."""
+
+    domain: str = "blocksworld"
+    params: dict[str, int] = field(default_factory=dict)
+    min_length: int = 1
+    max_length: int = 20
+    view: str = "nl"
+    timeout: float = 30.0
+    size: int = 500
+    seed: int | None = None
+
+    def validate(self) -> None:
+        from apb.domains.registry import generator
+
+        module = generator(self.domain)
+        unknown = sorted(set(self.params) - set(module.PARAMETERS))
+        if unknown:
+            raise ApbError(f"{PREFIX}{self.domain}: unknown parameter(s) {', '.join(unknown)}; the generator takes "
+                           f"{', '.join(module.PARAMETERS)}")
+        if not 1 <= self.min_length <= self.max_length:
+            raise ApbError(f"{PREFIX}{self.domain}: min_length {self.min_length} and max_length {self.max_length} "
+                           "need 1 <= min_length <= max_length")
+        if self.view not in ("nl", "pddl"):
+            raise ApbError(f"{PREFIX}{self.domain}: unknown view {self.view!r}: use nl or pddl")
+
+
+class ApbPlanDataset(ProceduralDataset):
+    """Entries `{"question", "answer" (an optimal plan), "metadata"}`; entry i depends only on (seed, i)."""
+
+    domain = "blocksworld"  # each registered subclass fixes its domain
+
+    def __init__(self, config: ApbPlanConfig) -> None:
+        config.domain = self.domain
+        super().__init__(config=config, seed=config.seed, size=config.size)
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        from apb.domains.registry import domain_file, generator
+        from apb.engine import format_plan, load_task
+        from apb.planners import solve
+
+        config: ApbPlanConfig = self.config
+        generate = generator(self.domain).generate
+        domain_path = domain_file(self.domain)
+        for attempt in range(MAX_ATTEMPTS):
+            seed = zlib.crc32(f"{self.seed}:{idx}:{attempt}".encode())
+            problem = generate(seed, **config.params)
+            task = load_task(domain_path, problem)
+            if task.is_goal(task.initial_state):
+                continue
+            result = solve(task, "astar", timeout=config.timeout)
+            if result.status != "solved" or not config.min_length <= len(result.plan) <= config.max_length:
+                continue
+            plan = [str(a) for a in result.plan]
+            return {"question": question(self.domain, problem, plan[0], config.view),
+                    "answer": format_plan(plan, cost_comment=False).strip(),
+                    "metadata": {"source_dataset": PREFIX + self.domain, "source_index": idx,
+                                 "domain": self.domain, "generator_seed": seed, "params": dict(config.params),
+                                 "problem_pddl": problem, "optimal_length": len(plan),
+                                 "difficulty": {"params": dict(config.params), "optimal_length": len(plan)}}}
+        params = config.params or "the default parameters"
+        raise ApbError(f"{PREFIX}{self.domain}: no problem with an optimal plan of {config.min_length}.."
+                       f"{config.max_length} steps in {MAX_ATTEMPTS} generated candidates for {params}: widen the "
+                       "length bounds or change params")
+
+    def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
+        """1.0 when apb's validator accepts `answer` as a plan of the entry's problem, else 0.0."""
+        if not isinstance(answer, str) or not answer.strip():
+            return 0.0
+        meta = entry["metadata"]
+        try:
+            return 1.0 if _task(meta["domain"], meta["problem_pddl"]).validate(answer).valid else 0.0
+        except ApbError:  # not plan text at all (PlanError) and the like
+            return 0.0
+
+
+@lru_cache(maxsize=256)
+def _task(domain: str, problem_pddl: str):
+    from apb.domains.registry import domain_file
+    from apb.engine import load_task
+
+    return load_task(domain_file(domain), problem_pddl)
+
+
+def question(domain: str, problem: str, first_action: str, view: str) -> str:
+    """The task text: English (curated templates) or PDDL, then the answer format with an example action."""
+    from apb.domains.registry import domain_file
+
+    task = _task(domain, problem)
+    example = f"({task.domain.actions[0].name} ...)" if task.domain.actions else first_action
+    if view == "pddl":
+        return fill_prompt("integrations/plan_question_pddl", domain_pddl=domain_file(domain).read_text().strip(),
+                           problem_pddl=problem.strip(), example=example)
+    from apb.nl.render import DomainText, TaskText
+    from apb.nl.sources import load_templates
+
+    templates = load_templates(task.domain, "curated", domain_file=domain_file(domain))
+    return fill_prompt("integrations/plan_question", example=example,
+                       domain_description=DomainText(task.domain, templates).description().strip(),
+                       problem_description=TaskText(task, templates).problem_description().strip())
+
+
+@dataclass
+class ApbACPConfig:
+    """One ACP task's questions about a domain (bundled name or dataset folder): answer format, wording view."""
+
+    task: str = "app"
+    domain: str = "blocksworld"
+    format: str = "bool"
+    view: str = "nl"
+    size: int = 500
+    seed: int | None = None
+
+    def validate(self) -> None:
+        from apb.acp.records import FORMATS, task_formats
+
+        if self.format not in task_formats(self.task):
+            raise ApbError(f"{PREFIX}acp_{self.task}: format {self.format!r} is not one of "
+                           f"{', '.join(task_formats(self.task))} (all formats: {', '.join(FORMATS)})")
+
+
+class ApbACPDataset(ProceduralDataset):
+    """ACP questions with proved gold (`apb.acp.generate`); `answer` is the gold as a model is asked to write it,
+    `metadata["question"]` the whole question; `score_answer` is apb's official-semantics scorer (1.0 or 0.0)."""
+
+    task = "app"
+
+    def __init__(self, config: ApbACPConfig) -> None:
+        config.task = self.task
+        super().__init__(config=config, seed=config.seed, size=config.size)
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        from apb.acp import generate
+        from apb.acp.evaluate import answer_text, build_messages
+        from apb.integrations.lm_eval import flatten
+
+        config: ApbACPConfig = self.config
+        for attempt in range(MAX_ATTEMPTS):
+            seed = zlib.crc32(f"{self.seed}:{idx}:{attempt}".encode())
+            questions, _ = generate(config.domain, tasks=[self.task], formats=[config.format], count=1, seed=seed,
+                                    view=config.view)
+            if questions:
+                q = questions[0]
+                return {"question": flatten(build_messages(q, [], False)), "answer": answer_text(q),
+                        "metadata": {"source_dataset": f"{PREFIX}acp_{self.task}", "source_index": idx,
+                                     "domain": config.domain, "generator_seed": seed, "question": q.to_dict()}}
+        raise ApbError(f"{PREFIX}acp_{self.task}: no {config.format} question about {config.domain} in "
+                       f"{MAX_ATTEMPTS} attempts")
+
+    def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
+        """apb's official-semantics verdict on the answer extracted from `answer`, as `apb acp eval` scores it."""
+        from apb.acp import Question, extract, score
+
+        q = Question.from_dict(entry["metadata"]["question"])
+        extracted = extract(answer, q.task, q.format, (q.choices or {}).get("text"))
+        return 1.0 if score(q, extracted).official else 0.0
+
+
+def register_all() -> list[str]:
+    """Registers apb_<domain> for every bundled domain with a generator and apb_acp_<task> for the eight ACP
+    tasks (idempotent); returns the names."""
+    from apb.acp.records import TASKS
+    from apb.domains.registry import domain_names, generator
+
+    names = []
+    for task in TASKS:
+        name = f"{PREFIX}acp_{task}"
+        if name not in DATASETS:
+            cls = type(f"ApbACPDataset_{task}", (ApbACPDataset,), {"task": task})
+            fmt = "gen" if task == "nexta" else "bool"
+            config = make_dataclass(f"ApbACPConfig_{task}", [("task", str, field(default=task)),
+                                                             ("format", str, field(default=fmt))],
+                                    bases=(ApbACPConfig,))
+            register_dataset(name, cls, config)
+        names.append(name)
+    for domain in domain_names():
+        try:
+            generator(domain)
+        except ImportError:
+            continue
+        name = PREFIX + domain
+        if name not in DATASETS:
+            cls = type(f"ApbPlanDataset_{domain}", (ApbPlanDataset,), {"domain": domain})
+            config = make_dataclass(f"ApbPlanConfig_{domain}", [("domain", str, field(default=domain))],
+                                    bases=(ApbPlanConfig,))
+            register_dataset(name, cls, config)
+        names.append(name)
+    return names
+
+
+DATASET_NAMES = register_all()
+
+__all__ = ["DATASET_NAMES", "ApbACPConfig", "ApbACPDataset", "ApbPlanConfig", "ApbPlanDataset", "register_all"]

@@ -1,0 +1,101 @@
+"""reasoning-gym datasets apb_<domain> (extra `reasoning-gym`): score_answer is apb's plan validator."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("reasoning_gym")
+
+import reasoning_gym
+
+from apb.domains.registry import domain_file, generator
+from apb.engine import load_task
+from apb.engine.errors import ApbError
+from apb.integrations.reasoning_gym import DATASET_NAMES
+
+DOMAINS = ("blocksworld", "gripper", "ferry", "satellite", "visitall")
+
+
+def validator(domain: str, problem: str, answer: str) -> float:
+    """apb's validator on the problem, independently of the dataset: 1.0 valid, 0.0 invalid or not a plan."""
+    try:
+        return 1.0 if load_task(domain_file(domain), problem).validate(answer).valid else 0.0
+    except ApbError:
+        return 0.0
+
+
+def variants(plan: list[str], rng: random.Random) -> list[str]:
+    """Answers for one problem: the optimal plan, reformatted (comments, case, blank lines), one step dropped
+    (invalid: a shorter plan would beat the optimal one), two adjacent steps swapped (either) and prose."""
+    dropped = list(plan)
+    del dropped[rng.randrange(len(plan))]
+    swapped = list(plan)
+    if len(plan) > 1:
+        i = rng.randrange(len(plan) - 1)
+        swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+    styled = "; my plan\n\n" + "\n".join(f"  {a.upper()}  ; step {n}" for n, a in enumerate(plan, 1))
+    return ["\n".join(plan), styled, "\n".join(dropped), "\n".join(swapped), f"First I would {plan[0]} and so on."]
+
+
+def test_score_answer_equals_apbs_validator_on_1000_pairs_half_of_them_invalid():
+    rng = random.Random(0)
+    scores, expected = [], []
+    for domain in DOMAINS:
+        data = reasoning_gym.create_dataset(f"apb_{domain}", size=40, seed=7)
+        for entry in data:
+            meta = entry["metadata"]
+            assert generator(domain).generate(meta["generator_seed"], **meta["params"]) == meta["problem_pddl"]
+            plan = entry["answer"].splitlines()
+            assert len(plan) == meta["optimal_length"]
+            for answer in variants(plan, rng):
+                scores.append(data.score_answer(answer, entry))
+                expected.append(validator(domain, meta["problem_pddl"], answer))
+    assert len(scores) >= 1000
+    assert scores == expected
+    assert 0.4 <= expected.count(0.0) / len(expected) <= 0.6
+
+
+def test_an_entrys_answer_scores_1_and_nonsense_or_a_prefix_0_in_every_domain():
+    plans = [name for name in DATASET_NAMES if not name.startswith("apb_acp_")]
+    assert len(plans) >= 10 and "apb_blocksworld" in plans and len(DATASET_NAMES) == len(plans) + 8
+    for name in plans:
+        data = reasoning_gym.create_dataset(name, size=2, seed=3)
+        entry = data[1]
+        assert data.score_answer(entry["answer"], entry) == 1.0, name
+        for nonsense in ("nonsense", "", None, "((((", "(fly-to the-moon)", entry["answer"].splitlines()[0]):
+            assert data.score_answer(nonsense, entry) == 0.0, (name, nonsense)
+
+
+def test_size_and_difficulty_come_from_the_generator_parameters_and_length_bounds():
+    data = reasoning_gym.create_dataset("apb_blocksworld", size=6, seed=1, params={"blocks": 5}, min_length=8,
+                                        max_length=10, view="pddl")
+    assert len(data) == 6 and [e["metadata"]["source_index"] for e in data] == list(range(6))
+    for entry in data:
+        assert 8 <= entry["metadata"]["optimal_length"] <= 10
+        assert entry["question"].count("block_") >= 5 and "(:goal" in entry["question"]
+    assert data[2] == reasoning_gym.create_dataset("apb_blocksworld", size=6, seed=1, params={"blocks": 5},
+                                                   min_length=8, max_length=10, view="pddl")[2]
+    with pytest.raises(ApbError, match="unknown parameter"):
+        reasoning_gym.create_dataset("apb_blocksworld", params={"towers": 3})
+
+
+def test_acp_datasets_score_like_apb_acp_eval_right_wrong_and_malformed():
+    from apb.acp import Question, extract, score
+    from apb.acp.records import task_formats
+
+    flipped = {"yes": "no", "no": "yes", "A": "B", "B": "C", "C": "D", "D": "A"}
+    for task in ("app", "prog", "reach", "areach", "val", "just", "land", "nexta"):
+        for fmt in task_formats(task):
+            data = reasoning_gym.create_dataset(f"apb_acp_{task}", size=2, seed=1, domain="ferry", format=fmt)
+            for entry in data:
+                q = Question.from_dict(entry["metadata"]["question"])
+                assert (q.task, q.format) == (task, fmt)
+                assert data.score_answer(entry["answer"], entry) == 1.0, (task, fmt)
+                for answer in (flipped.get(entry["answer"], "(sail loc_0 loc_0)"), "nonsense", "", None):
+                    verdict = score(q, extract(answer, q.task, q.format, (q.choices or {}).get("text"))).official
+                    assert data.score_answer(answer, entry) == float(verdict)
+                assert data.score_answer("nonsense", entry) == 0.0
+    with pytest.raises(ApbError, match="format"):
+        reasoning_gym.create_dataset("apb_acp_nexta", format="bool")
