@@ -24,7 +24,8 @@ def cmd_serve_openenv(args: argparse.Namespace) -> int:
     err.print(f"apb {args.domain} OpenEnv server on http://{args.host}:{args.port} (/health /reset /step /state /ws)")
     problem = int(args.problem) if args.problem and args.problem.isdigit() else args.problem
     serve(args.domain, host=args.host, port=args.port, problem=problem, split=args.split,
-          description=args.description, max_steps=args.max_steps, hints=args.hints)
+          description=args.description, max_steps="default" if args.max_steps is None else args.max_steps,
+          hints=args.hints)
     return 0
 
 
@@ -70,6 +71,7 @@ def add_serve_parser(sub) -> None:
     s.add_argument("--problem", help="the problem a reset without one plays (default: the split's first)")
     s.add_argument("--split", default="test")
     s.add_argument("--description", default="curated", help="curated | rule | pddl | obfuscated | shuffled | a file")
-    s.add_argument("--max-steps", type=positive_int, default=24, help="step limit of an episode (default 24)")
+    s.add_argument("--max-steps", type=positive_int, default=None,
+                   help="step limit of an episode (default: the split's, twice its longest gold plan, at least 24)")
     s.add_argument("--hints", action="store_true", help="list the applicable actions after each observation")
     s.set_defaults(func=cmd_serve_openenv)

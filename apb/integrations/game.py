@@ -5,8 +5,9 @@
     turn = game.step("unstack block b from block d")   # free text -> apb's translator -> env.step
     turn.observation, turn.reward, turn.done, turn.valid; game.summary()
 
-The env is `gymnasium.make("apb/PDDL-v0", domain=...)` as `apb eval` builds it, with the same step limit (24 by
-default, AutoPlanBench's) and the same reward (1.0 when the goal is reached). The model's text is read as Act
+The env is `gymnasium.make("apb/PDDL-v0", domain=...)` as `apb eval` builds it, with the same default step limit
+(twice the split's longest gold plan, at least AutoPlanBench's 24: `apb.eval.trajectory.split_step_limit`) and the
+same reward (1.0 when the goal is reached). The model's text is read as Act
 and ReAct read it (an "Action:" line, else the first line; "I am finished" and "look around" are commands) and
 turned into a grounded action by `apb.translators.make_translator`; text no translator understands is sent as
 it is, so the env's feedback says what is wrong with it. The prompts are the Act agent's (apb/prompts/agents/act).
@@ -21,7 +22,7 @@ from apb.agents.act import PDDL_ACTION, command_of, english_action, first_line, 
 from apb.engine.errors import ApbError
 from apb.prompts import fill_prompt
 
-DEFAULT_MAX_STEPS = 24  # AutoPlanBench's action limit, as in `apb eval`
+DEFAULT_MAX_STEPS = "default"  # the split's step limit, as `apb eval` gives an LLM agent
 
 
 @dataclass
@@ -56,15 +57,19 @@ class GameSession:
     `tllm` and an LLM stage need `llm`)."""
 
     def __init__(self, domain: str = "blocksworld", *, split: str = "test", description: str = "curated",
-                 translator: str = "cascade", llm: Any = None, max_steps: int | None = DEFAULT_MAX_STEPS,
+                 translator: str = "cascade", llm: Any = None, max_steps: int | str | None = DEFAULT_MAX_STEPS,
                  require_finish: bool = False, hints: bool = False) -> None:
         import gymnasium
 
         from apb.envs.registration import GENERIC_ID, register_envs
         from apb.translators import make_translator
 
-        if max_steps is not None and max_steps < 1:
-            raise ApbError(f"bad max_steps {max_steps}: at least 1 step, or None for no limit")
+        if max_steps == DEFAULT_MAX_STEPS:
+            from apb.eval.trajectory import split_step_limit
+
+            max_steps = split_step_limit(domain, split)
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise ApbError(f"bad max_steps {max_steps!r}: at least 1 step, 'default' or None for no limit")
         register_envs()
         self.domain, self.split, self.description = domain, split, description
         self.max_steps, self.hints = max_steps, hints

@@ -70,7 +70,7 @@ class ApbEnvironment(Environment[ApbAction, ApbObservation, ApbState]):
 
     def __init__(self, domain: str = "blocksworld", *, problem: int | str | None = None, split: str = "test",
                  description: str = "curated", translator: str = "cascade",
-                 max_steps: int | None = DEFAULT_MAX_STEPS, hints: bool = False) -> None:
+                 max_steps: int | str | None = DEFAULT_MAX_STEPS, hints: bool = False) -> None:
         super().__init__()
         self.problem = problem
         self.game = GameSession(domain, split=split, description=description, translator=translator,

@@ -8,7 +8,7 @@ module apb_verifiers re-exports this one). Each task is one (problem, seed) of `
 task text and its system prompt the Act agent's instructions with the domain's description. The env plays the
 user, one env step per turn: the model's reply goes through apb's translator (`GameSession.step`) to the env, and
 the env's feedback (what happened, or why the action failed) is the next user message, until the goal is reached
-or the step limit (24, as in `apb eval`) is hit.
+or the step limit (the split's, as in `apb eval`) is hit.
 
 Rubric: `goal_reached` (1.0 or 0.0, weight 1). Optional shaping, off by default (weight 0): `valid_action_rate`
 (valid actions / steps) with weight `valid_action_weight`, and `plan_length_ratio` (optimal / executed length
@@ -41,7 +41,7 @@ class ApbGameConfig(vf.TasksetConfig):
     description: str = "curated"
     translator: str = "cascade"
     seeds: int = 1
-    max_steps: int = DEFAULT_MAX_STEPS
+    max_steps: int | str = DEFAULT_MAX_STEPS
     hints: bool = False
     valid_action_weight: float = 0.0
     plan_length_weight: float = 0.0
