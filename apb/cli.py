@@ -128,7 +128,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             for action in result.plan:
                 out.print(escape(str(action)))
         status = "[green]solved[/green]" if result.status == "solved" else f"[red]{result.status}[/red]"
-        length = f", plan length {len(result.plan)}" if result.plan is not None else ""
+        length = f", plan length {len(result.plan)}, cost {result.plan_cost:g}" if result.plan is not None else ""
         message = f" ({escape(result.message)})" if result.message else ""
         err.print(f"; {result.planner}: {status}{length}; expanded {result.expanded}, generated {result.generated}, "
                   f"{result.seconds:.3f} s{message}")
