@@ -1,11 +1,11 @@
 """Optimal search on the IPC domains with action costs: apb's A* + LM-cut against Fast Downward's astar(lmcut()).
 
 For every domain folder of the reference set (shared/reference/ipc-classical, or $APB_IPC) whose problems minimise
-total-cost and whose actions are STRIPS (LM-cut's scope; tasks with conditional effects or axioms fall back to
-h_max in apb), optimal tracks only unless named with --only, each problem is solved by both planners with the same time budget. Per problem it prints both
-optimal costs, both expansion counts and their ratio (apb / FD; FD counts expansions before the last f-layer too,
-"Expanded N state(s)"), and the seconds. The totals line gives the number of problems where both finished, whether
-every cost agreed, and the largest and geometric-mean expansion ratio.
+total-cost and whose actions are STRIPS (LM-cut's scope; tasks with conditional effects or axioms fall back to h_max
+in apb), optimal tracks only unless named with --only, each problem is solved by both planners with the same time
+budget. Per problem it prints both optimal costs, both expansion counts and their ratio (apb / FD; FD counts
+expansions before the last f-layer too, "Expanded N state(s)"), and the seconds. The totals line gives the number of
+problems where both finished, whether every cost agreed, and the largest and geometric-mean expansion ratio.
 
     python benchmarks/lmcut_costs.py [--budget 30] [--only NAME ...] [--problems 3]
 
@@ -30,7 +30,7 @@ def cost_domains(root: Path, only: list[str] | None) -> list[Path]:
     """The optimal-track folders (or those named in `only`) whose first problem mentions total-cost."""
     found = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        if only and folder.name not in only or not only and any(t in folder.name for t in ("-sat", "-agl")):
+        if (only and folder.name not in only) or (not only and any(t in folder.name for t in ("-sat", "-agl"))):
             continue
         pairs = problem_pairs(folder)
         if pairs and "total-cost" in pairs[0][1].read_text(encoding="utf-8", errors="replace").lower():

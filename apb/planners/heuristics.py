@@ -1,10 +1,10 @@
 """State heuristics on a task's delete relaxation: blind, goal count, h_max, h_add, h_FF and LM-cut.
 
-A heuristic is called with a state's bitmask (`State.bits`) and returns a number, or `math.inf` for a state
-from which the goal is unreachable even without deletes (a dead end). `admissible` says whether the value never
-exceeds the optimal plan cost (the plan length on unit-cost tasks), which A* needs. h_max and LM-cut use the
-task's action costs; h_add and h_FF count steps (each action 1, a zero-cost action 0), as greedy search wants. Negative preconditions and goals are ignored by the relaxation,
-which keeps h_max and LM-cut admissible.
+A heuristic is called with a state's bitmask (`State.bits`) and returns a number, or `math.inf` for a state from
+which the goal is unreachable even without deletes (a dead end). `admissible` says whether the value never exceeds
+the optimal plan cost (the plan length on unit-cost tasks), which A* needs. h_max and LM-cut use the task's action
+costs; h_add and h_FF count steps (each action 1, a zero-cost action 0), as greedy search wants. Negative
+preconditions and goals are ignored by the relaxation, which keeps h_max and LM-cut admissible.
 """
 
 from __future__ import annotations

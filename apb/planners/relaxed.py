@@ -1,17 +1,18 @@
 """The delete relaxation of a task as flat int lists, built once per task and shared by all heuristics.
 
 Negative preconditions and goals are dropped and delete effects ignored, so every estimate derived from it stays
-admissible where the underlying relaxation heuristic is. Each operator has two costs: `cost`, 0/1 (1 for a task
-cost of at least 1, never above it), which h_add and h_FF count (steps, as greedy search wants), and
-`action_cost`, the task's own cost, which h_max and LM-cut use so that A* is optimal and well informed on cost
-domains; `unit` says whether the two agree (every task cost is 0 or 1). Tasks beyond STRIPS get more relaxed operators after the goal operator: one per
-conditional effect (the action's preconditions plus the facts its condition needs) and one zero-cost operator
-per ground axiom (the facts its body needs, the derived fact as add); complex conditions are dropped, which only
-relaxes further, so h_max stays admissible (LM-cut is not, as one action's effects become separate operators).
+admissible where the underlying relaxation heuristic is. Each operator has two costs: `cost`, 0/1 (1 for a task cost
+of at least 1, never above it), which h_add and h_FF count (steps, as greedy search wants), and `action_cost`, the
+task's own cost, which h_max and LM-cut use so that A* is optimal and well informed on cost domains; `unit` says
+whether the two agree (every task cost is 0 or 1). Tasks beyond STRIPS get more relaxed operators after the goal
+operator: one per conditional effect (the action's preconditions plus the facts its condition needs) and one
+zero-cost operator per ground axiom (the facts its body needs, the derived fact as add); complex conditions are dropped,
+which only relaxes further, so h_max stays admissible (LM-cut is not, as one action's effects become separate
+operators).
 
-Two artificial facts make the algorithms uniform: an
-`init` fact that holds in every state and is the precondition of operators without one, and a `goal` fact
-added by an artificial zero-cost goal operator whose preconditions are the positive goals.
+Two artificial facts make the algorithms uniform: an `init` fact that holds in every state and is the precondition
+of operators without one, and a `goal` fact added by an artificial zero-cost goal operator whose preconditions are
+the positive goals.
 """
 
 from __future__ import annotations
