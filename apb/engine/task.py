@@ -272,6 +272,7 @@ class Task:
 
     def successor_bits(self, bits: int, action: GroundAction) -> int:
         """The successor's bits: effects whose conditions hold in `bits`, deletes first, then the axioms."""
+        parent = bits
         transition = self._compiled_actions()[1].get(action.index) if action.effects else None
         if transition is not None and self.actions[action.index] is action:
             bits = transition(bits)
@@ -285,7 +286,7 @@ class Task:
         else:
             bits = (bits & ~action.del_mask) | action.add_mask
         if self.axioms is not None:
-            bits = self.axioms.closure(bits)
+            bits = self.axioms.update(parent, bits)
         return bits
 
     def cost(self, action: GroundAction | str) -> float:
