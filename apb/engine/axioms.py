@@ -96,6 +96,8 @@ class AxiomEvaluator:
                 low = mentioned & -mentioned
                 self._mentions.setdefault(low.bit_length() - 1, []).append(rule)
                 mentioned ^= low
+        # Per fact, the heads of the rules that mention it, as one mask (over-deletion works on masks).
+        self._mention_heads = {fact: sum({rule[1] for rule in found}) for fact, found in self._mentions.items()}
         self.incremental = not self._neg_used & self.derived_mask
 
     def update(self, parent: int, bits: int) -> int:
@@ -113,15 +115,16 @@ class AxiomEvaluator:
         added, deleted = bits & changed, parent & changed
         weaker = (deleted & self._pos_used) | (added & self._neg_used)
         stronger = (deleted & self._neg_used) | (added & self._pos_used)
-        mentions = self._mentions
+        mentions, mention_heads = self._mentions, self._mention_heads
         removed = []
         stack = _ids(weaker)
         while stack:  # over-delete: every true derived fact with a rule that mentions a weakened fact
-            for head, bit, _ in mentions.get(stack.pop(), ()):
-                if bits & bit:
-                    bits ^= bit
-                    removed.append(head)
-                    stack.append(head)
+            hit = mention_heads.get(stack.pop(), 0) & bits
+            if hit:
+                bits ^= hit
+                lost = _ids(hit)
+                removed += lost
+                stack += lost
         queue = []
         rules_of_head = self._rules_of_head
         for head in removed:  # re-derive
@@ -129,13 +132,12 @@ class AxiomEvaluator:
             if not bits & bit and any(test(bits) for test in rules_of_head[head]):
                 bits |= bit
                 queue.append(head)
-        for fact in _ids(stronger):
-            for head, bit, test in mentions.get(fact, ()):
-                if not bits & bit and test(bits):
-                    bits |= bit
-                    queue.append(head)
-        while queue:
-            for head, bit, test in mentions.get(queue.pop(), ()):
+        queue += _ids(stronger)
+        while queue:  # spread from the facts that became true (and those made stronger by the action)
+            fact = queue.pop()
+            if not mention_heads.get(fact, 0) & ~bits:  # every rule it could feed has a true head already
+                continue
+            for head, bit, test in mentions[fact]:
                 if not bits & bit and test(bits):
                     bits |= bit
                     queue.append(head)
