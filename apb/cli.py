@@ -500,7 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
-    b = bench_sub.add_parser("engine", help="applicable+apply throughput and grounding time (vs PDDLGym, or --peer pymimir)")
+    b = bench_sub.add_parser("engine",
+                             help="applicable+apply throughput and grounding time (vs PDDLGym, or --peer pymimir)")
     b.add_argument("--reference", help="AutoPlanBench data folder (default: $APB_REFERENCE or ../shared/...)")
     b.add_argument("--seconds", type=float, default=1.0, help="random-walk time per problem (default 1)")
     b.add_argument("--ipc", help="IPC classical folder for the action-cost and ADL rows (default: ipc-classical "
