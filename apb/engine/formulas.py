@@ -303,6 +303,8 @@ class GOr(_GCompound):
 
 
 TRUE = GAnd("and", ())
+# A never-true formula standing in for one whose exact form no one will see (see FormulaGrounder._ground).
+_DROPPED = GFact(-1, True, ("dropped",))
 
 
 class FormulaGrounder:
@@ -331,17 +333,56 @@ class FormulaGrounder:
             return GFact(-1, True, fact) if lit.positive else TRUE
         return GFact(fid, lit.positive, fact)
 
-    def ground(self, node: NNF, binding: dict[str, str]):
-        """The simplified ground formula of `node` under `binding`."""
+    def ground(self, node: NNF, binding: dict[str, str], droppable: bool = False):
+        """The simplified ground formula of `node` under `binding`. With `droppable`, a formula that can never
+        hold may come back as any never-true formula (for callers that discard those, such as axiom bodies)."""
+        return self._ground(node, binding, droppable)
+
+    def _ground(self, node: NNF, binding: dict[str, str], droppable: bool):
+        """`ground`; with `droppable` (the parent drops a never-true child, or grounds it again without it) a
+        formula that can never hold may come back as the placeholder `_DROPPED` as soon as that is known: a
+        conjunction stops at its first impossible part (literals first), so most instances of an existential
+        over static facts cost a lookup or two. Whatever can hold comes back exactly as without it."""
         kind = node.kind
         if kind == "lit":
             return self.literal(node.literal, binding)
-        if kind in ("and", "or"):
-            children = tuple(self.ground(p, binding) for p in node.parts)
-            return make(kind, children, node.origin, binding)
-        body = node.parts[0]
-        children = tuple(self.ground(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
-        return make(kind, children, node.origin, binding)
+        if kind == "and":
+            if not droppable:
+                return make(kind, tuple(self._ground(p, binding, False) for p in node.parts), node.origin, binding)
+            children = [None] * len(node.parts)
+            for i, part in enumerate(node.parts):  # the literals first: they are cheap and usually decide
+                if part.kind == "lit":
+                    child = children[i] = self.literal(part.literal, binding)
+                    if child.const is False:
+                        return _DROPPED
+            for i, part in enumerate(node.parts):
+                if children[i] is None:
+                    child = children[i] = self._ground(part, binding, True)
+                    if child.const is False:
+                        return _DROPPED
+            return make(kind, tuple(children), node.origin, binding)
+        if kind == "or":
+            instances = [binding] * len(node.parts)
+            parts = node.parts
+        else:
+            instances = list(bindings_of(node.parameters, self.objects_of, binding))
+            parts = [node.parts[0]] * len(instances)
+        if kind == "forall":
+            children = []
+            for part, instance in zip(parts, instances):
+                child = self._ground(part, instance, droppable)
+                if droppable and child.const is False:
+                    return _DROPPED
+                children.append(child)
+            return make(kind, tuple(children), node.origin, binding)
+        # or / exists: the options that can never hold are dropped unless none can hold (then all are kept, to
+        # explain the failure), so options are first grounded droppable, and again in full only when none holds.
+        children = [self._ground(part, instance, True) for part, instance in zip(parts, instances)]
+        if all(child.const is False for child in children):
+            if droppable:
+                return _DROPPED
+            children = [self._ground(part, instance, False) for part, instance in zip(parts, instances)]
+        return make(kind, tuple(children), node.origin, binding)
 
 
 def make(kind: str, children: tuple, origin=None, binding: dict | None = None):

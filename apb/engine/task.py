@@ -137,8 +137,9 @@ class Task:
             key = id(axiom)
             if key not in bodies:
                 bodies[key] = to_nnf(axiom.body)
-            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)))
-            if body.const is not False:
+            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)),
+                                         droppable=True)
+            if body.const is not False:  # an axiom that can never fire is left out
                 layers[strata[axiom.predicate]].append((fid, body))
         return AxiomEvaluator(layers, self.derived_mask)
 
