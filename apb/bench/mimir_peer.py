@@ -10,7 +10,7 @@ other, with the same protocol:
   `GROUND_REPEATS`;
 - steps/s: random walks for a fixed time; a step computes the applicable actions and the goal test of the current
   state and applies one action drawn at random; at a dead end or the goal the walk restarts from the initial
-  state.
+  state. The two walks alternate in `SLICES` slices, so that the load of a shared machine falls on both alike.
 
 pymimir comes with the `dev` extra (`pymimir>=0.13,<0.14`); it is imported only inside the functions.
 """
@@ -44,6 +44,7 @@ MIMIR_DOMAINS = (
     "visitall-opt11-strips",
 )
 GROUND_REPEATS = 3
+SLICES = 4  # the walks alternate between the engines this many times
 INSTALL_HINT = "pymimir is not installed: pip install 'pymimir>=0.13,<0.14' (part of apb's dev extra)"
 
 
@@ -91,28 +92,59 @@ def _silenced() -> Iterator[None]:
             os.close(fd)
 
 
-def _apb_walk(task: Task, seconds: float, seed: int) -> float:
-    rng = random.Random(seed)
-    applicable, apply, is_goal = task.applicable, task.apply, task.is_goal
-    initial = state = task.initial_state
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(256):
-            actions = applicable(state)
-            if not actions or is_goal(state):
-                state = initial
-                continue
-            state = apply(state, actions[rng.randrange(len(actions))])
-            steps += 1
-        if time.perf_counter() >= deadline:
-            break
-    return steps / (time.perf_counter() - start)
+class ApbWalk:
+    """apb's random walk, resumable: `run(seconds)` continues where the last slice stopped; returns steps taken."""
+
+    def __init__(self, task: Task, seed: int = 0) -> None:
+        self.task, self.rng, self.state = task, random.Random(seed), task.initial_state
+
+    def run(self, seconds: float) -> int:
+        rng, task = self.rng, self.task
+        applicable, apply, is_goal = task.applicable, task.apply, task.is_goal
+        initial, state = task.initial_state, self.state
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while True:
+            for _ in range(64):
+                actions = applicable(state)
+                if not actions or is_goal(state):
+                    state = initial
+                    continue
+                state = apply(state, actions[rng.randrange(len(actions))])
+                steps += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.state = state
+        return steps
 
 
-def measure_apb(domain_file: Path, problem_file: Path, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """apb's grounding seconds (best of GROUND_REPEATS, up to the first applicable actions) and steps/s."""
+class MimirWalk:
+    """The same walk on a pymimir grounded problem."""
+
+    def __init__(self, problem, seed: int = 0) -> None:
+        self.goal, self.rng = problem.get_goal_condition(), random.Random(seed)
+        self.initial = self.state = problem.get_initial_state()
+
+    def run(self, seconds: float) -> int:
+        rng, goal, initial, state = self.rng, self.goal, self.initial, self.state
+        steps = 0
+        deadline = time.perf_counter() + seconds
+        while True:
+            for _ in range(64):
+                actions = state.generate_applicable_actions()
+                if not actions or goal.holds(state):
+                    state = initial
+                    continue
+                state = actions[rng.randrange(len(actions))].apply(state)
+                steps += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.state = state
+        return steps
+
+
+def ground_apb(domain_file: Path, problem_file: Path) -> tuple[float, Task]:
+    """apb's grounding seconds (best of GROUND_REPEATS, up to the first applicable actions) and the task."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         domain = load_domain(domain_file)
@@ -123,8 +155,7 @@ def measure_apb(domain_file: Path, problem_file: Path, seconds: float, seed: int
             task = Task(domain, load_problem(problem_file, domain))
             task.applicable(task.initial_state)
             best = min(best, time.perf_counter() - start)
-    return {"ground_s": best, "steps_per_s": _apb_walk(task, seconds, seed), "facts": task.num_facts,
-            "actions": len(task.actions)}
+    return best, task
 
 
 def mimir_domain_text(domain_file: Path) -> str:
@@ -135,48 +166,42 @@ def mimir_domain_text(domain_file: Path) -> str:
     return text
 
 
-def measure_mimir(domain_file: Path, problem_file: Path, seconds: float, seed: int = 0) -> dict[str, Any]:
-    """pymimir's grounding seconds and steps/s with the same protocol; {"error": ...} when it fails."""
+def ground_mimir(domain_file: Path, problem_file: Path, folder: Path) -> tuple[float, object]:
+    """pymimir's grounding seconds (same protocol) and its grounded problem; `folder` holds the domain copy."""
     import pymimir
 
-    try:
-        with tempfile.TemporaryDirectory(prefix="apb-mimir-") as folder:
-            path = Path(folder) / "domain.pddl"
-            path.write_text(mimir_domain_text(domain_file), encoding="utf-8")
-            domain = pymimir.Domain(str(path))
-            best = math.inf
-            problem = None
-            for _ in range(GROUND_REPEATS):
-                start = time.perf_counter()
-                with _silenced():
-                    problem = pymimir.Problem(domain, str(problem_file), mode="grounded")
-                    problem.get_initial_state().generate_applicable_actions()
-                best = min(best, time.perf_counter() - start)
-            with _silenced():
-                rate = _mimir_walk(problem, seconds, seed)
-    except Exception as error:
-        return {"error": f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"[:200]}
-    return {"ground_s": best, "steps_per_s": rate}
+    path = folder / "domain.pddl"
+    path.write_text(mimir_domain_text(domain_file), encoding="utf-8")
+    domain = pymimir.Domain(str(path))
+    best = math.inf
+    problem = None
+    for _ in range(GROUND_REPEATS):
+        start = time.perf_counter()
+        with _silenced():
+            problem = pymimir.Problem(domain, str(problem_file), mode="grounded")
+            problem.get_initial_state().generate_applicable_actions()
+        best = min(best, time.perf_counter() - start)
+    return best, problem
 
 
-def _mimir_walk(problem, seconds: float, seed: int) -> float:
-    rng = random.Random(seed)
-    goal = problem.get_goal_condition()
-    initial = state = problem.get_initial_state()
-    steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(256):
-            actions = state.generate_applicable_actions()
-            if not actions or goal.holds(state):
-                state = initial
+def compare_walks(ours: ApbWalk, theirs: MimirWalk | None, seconds: float) -> tuple[float, float | None]:
+    """Steps/s of both walks, measured in SLICES alternating slices of `seconds` / SLICES each, so that a change
+    in the machine's load (2 shared cores) falls on both engines alike."""
+    piece = seconds / SLICES
+    counts = [0, 0]
+    spent = [0.0, 0.0]
+    for _ in range(SLICES):
+        for k, walk in enumerate((ours, theirs)):
+            if walk is None:
                 continue
-            state = actions[rng.randrange(len(actions))].apply(state)
-            steps += 1
-        if time.perf_counter() >= deadline:
-            break
-    return steps / (time.perf_counter() - start)
+            start = time.perf_counter()
+            if k:
+                with _silenced():
+                    counts[k] += walk.run(piece)
+            else:
+                counts[k] += walk.run(piece)
+            spent[k] += time.perf_counter() - start
+    return counts[0] / spent[0], (counts[1] / spent[1] if theirs is not None else None)
 
 
 def find_ipc(explicit: str | os.PathLike | None = None) -> Path:
@@ -209,18 +234,22 @@ def run_mimir_bench(ipc=None, seconds: float = 1.0, domains: list[str] | None = 
         domain_file, problem_file = pair
         if progress is not None:
             progress.print(f"[dim]bench {name}/{problem_file.name}[/dim]")
-        ours = measure_apb(domain_file, problem_file, seconds)
-        theirs = measure_mimir(domain_file, problem_file, seconds)
-        row: dict[str, Any] = {
-            "domain": name, "problem": problem_file.name, "facts": ours["facts"], "actions": ours["actions"],
-            "apb_ground_ms": round(ours["ground_s"] * 1000, 1), "apb_steps_per_s": round(ours["steps_per_s"]),
-        }
-        if "error" in theirs:
-            row["pymimir_error"] = theirs["error"]
-        else:
-            row["pymimir_ground_ms"] = round(theirs["ground_s"] * 1000, 1)
-            row["pymimir_steps_per_s"] = round(theirs["steps_per_s"])
-            row["ratio"] = round(ours["steps_per_s"] / theirs["steps_per_s"], 2)
+        ground_s, task = ground_apb(domain_file, problem_file)
+        row: dict[str, Any] = {"domain": name, "problem": problem_file.name, "facts": task.num_facts,
+                               "actions": len(task.actions), "apb_ground_ms": round(ground_s * 1000, 1)}
+        with tempfile.TemporaryDirectory(prefix="apb-mimir-") as folder:
+            try:
+                mimir_s, problem = ground_mimir(domain_file, problem_file, Path(folder))
+                walk = MimirWalk(problem)
+            except Exception as error:
+                row["pymimir_error"] = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0]}"[:200]
+                walk = None
+            ours, theirs = compare_walks(ApbWalk(task), walk, seconds)
+        row["apb_steps_per_s"] = round(ours)
+        if theirs is not None:
+            row["pymimir_ground_ms"] = round(mimir_s * 1000, 1)
+            row["pymimir_steps_per_s"] = round(theirs)
+            row["ratio"] = round(ours / theirs, 2)
         rows.append(row)
     ratios = [r["ratio"] for r in rows if "ratio" in r]
     import pymimir
@@ -256,7 +285,7 @@ def print_mimir_report(report: dict[str, Any], console) -> None:
             cells += ["fails", f"{row['apb_steps_per_s']:,}", "fails", "-"]
             failures.append(f"pymimir fails on {row['domain']}/{row['problem']}: {row['pymimir_error']}")
         table.add_row(*cells)
-    console.width = max(console.width, 130)
+    console.width = max(console.width, 150)  # rows must not wrap or truncate, also in a file or pipe
     console.print(table)
     for line in failures:
         console.print(line, markup=False, highlight=False)
