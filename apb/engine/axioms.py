@@ -96,8 +96,14 @@ class AxiomEvaluator:
                 low = mentioned & -mentioned
                 self._mentions.setdefault(low.bit_length() - 1, []).append(rule)
                 mentioned ^= low
-        # Per fact, the heads of the rules that mention it, as one mask (over-deletion works on masks).
+        # Per fact, the heads of the rules that mention it, as one mask (over-deletion works on masks), and those
+        # rules' tests by head (spreading visits only the heads still false).
         self._mention_heads = {fact: sum({rule[1] for rule in found}) for fact, found in self._mentions.items()}
+        self._tests_by_head: dict[int, dict[int, list]] = {}
+        for fact, found in self._mentions.items():
+            by_head = self._tests_by_head[fact] = {}
+            for head, _, test in found:
+                by_head.setdefault(head, []).append(test)
         self.incremental = not self._neg_used & self.derived_mask
 
     def update(self, parent: int, bits: int) -> int:
@@ -115,7 +121,7 @@ class AxiomEvaluator:
         added, deleted = bits & changed, parent & changed
         weaker = (deleted & self._pos_used) | (added & self._neg_used)
         stronger = (deleted & self._neg_used) | (added & self._pos_used)
-        mentions, mention_heads = self._mentions, self._mention_heads
+        mention_heads = self._mention_heads
         removed = []
         stack = _ids(weaker)
         while stack:  # over-delete: every true derived fact with a rule that mentions a weakened fact
@@ -133,14 +139,19 @@ class AxiomEvaluator:
                 bits |= bit
                 queue.append(head)
         queue += _ids(stronger)
+        tests_by_head = self._tests_by_head
         while queue:  # spread from the facts that became true (and those made stronger by the action)
             fact = queue.pop()
-            if not mention_heads.get(fact, 0) & ~bits:  # every rule it could feed has a true head already
+            open_heads = mention_heads.get(fact, 0) & ~bits  # the heads of the rules it feeds that are still false
+            if not open_heads:
                 continue
-            for head, bit, test in mentions[fact]:
-                if not bits & bit and test(bits):
-                    bits |= bit
-                    queue.append(head)
+            by_head = tests_by_head[fact]
+            for head in _ids(open_heads):  # distinct heads, each false when the loop starts
+                for test in by_head[head]:
+                    if test(bits):
+                        bits |= 1 << head
+                        queue.append(head)
+                        break
         return bits
 
     def _compile(self) -> list | None:
