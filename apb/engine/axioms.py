@@ -86,7 +86,10 @@ class AxiomEvaluator:
         self._mentions: dict[int, list] = {}
         self._rules_of_head: dict[int, list] = {}
         self._pos_used = self._neg_used = 0
+        required = {}  # id(test) -> the facts its body needs (its top-level positive conjuncts), tested inline
         for rule, body in zip(rules, bodies):
+            required[id(rule[2])] = body.pos_mask if body.kind in ("and", "forall") else (
+                1 << body.fid if body.kind == "fact" and body.positive and body.fid >= 0 else 0)
             self._rules_of_head.setdefault(rule[0], []).append(rule[2])
             pos, neg = polarity_masks(body)
             self._pos_used |= pos
@@ -103,7 +106,7 @@ class AxiomEvaluator:
         for fact, found in self._mentions.items():
             by_head = self._tests_by_head[fact] = {}
             for head, _, test in found:
-                by_head.setdefault(head, []).append(test)
+                by_head.setdefault(head, []).append((required[id(test)], test))
         self.incremental = not self._neg_used & self.derived_mask
 
     def update(self, parent: int, bits: int) -> int:
@@ -147,8 +150,8 @@ class AxiomEvaluator:
                 continue
             by_head = tests_by_head[fact]
             for head in _ids(open_heads):  # distinct heads, each false when the loop starts
-                for test in by_head[head]:
-                    if test(bits):
+                for needed, test in by_head[head]:
+                    if bits & needed == needed and test(bits):
                         bits |= 1 << head
                         queue.append(head)
                         break
@@ -220,11 +223,13 @@ def polarity_masks(formula) -> tuple[int, int]:
 
 
 def _ids(mask: int) -> list[int]:
+    """The positions of the set bits of `mask`, ascending (string search: fast on wide, sparse masks)."""
+    digits = bin(mask)[:1:-1]  # least significant bit first, without "0b"
     ids = []
-    while mask:
-        low = mask & -mask
-        ids.append(low.bit_length() - 1)
-        mask ^= low
+    i = digits.find("1")
+    while i >= 0:
+        ids.append(i)
+        i = digits.find("1", i + 1)
     return ids
 
 
