@@ -113,6 +113,7 @@ class RelaxedFacts:
     """What grounding knows: static facts exactly, fluent facts reached so far (negated fluents count as true)."""
 
     def __init__(self, static_preds: frozenset, static_facts: frozenset, reached: set, objects_of: Callable) -> None:
+        self._plans: dict[int, tuple] = {}  # id(quantifier node) -> its search plan (see _quantifier_plan)
         self.static_preds = static_preds
         self.static_facts = static_facts
         self.reached = reached
@@ -120,10 +121,14 @@ class RelaxedFacts:
 
     def holds(self, node: NNF, binding: dict[str, str]) -> bool:
         """Whether `node` may hold in some reachable state (an over-approximation, exact on static facts)."""
+        return self._holds(node, dict(binding))
+
+    def _holds(self, node: NNF, binding: dict[str, str]) -> bool:
+        """`holds` on a binding that quantifiers extend in place (and restore), without copies per object."""
         kind = node.kind
         if kind == "lit":
             lit = node.literal
-            args = tuple(binding.get(a, a) for a in lit.args)
+            args = tuple([binding.get(a, a) for a in lit.args])
             if lit.predicate == "=":
                 return (args[0] == args[1]) == lit.positive
             fact = (lit.predicate, *args)
@@ -131,13 +136,75 @@ class RelaxedFacts:
                 return (fact in self.static_facts) == lit.positive
             return not lit.positive or fact in self.reached
         if kind == "and":
-            return all(self.holds(p, binding) for p in node.parts)
+            return all(self._holds(part, binding) for part in node.parts)
         if kind == "or":
-            return any(self.holds(p, binding) for p in node.parts)
-        body = node.parts[0]
-        if kind == "forall":
-            return all(self.holds(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
-        return any(self.holds(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
+            return any(self._holds(part, binding) for part in node.parts)
+        plan = self._plans.get(id(node))
+        if plan is None:
+            plan = self._plans[id(node)] = _quantifier_plan(node, self.objects_of)
+        names = plan[0]
+        saved = [binding.get(name, _UNBOUND) for name in names]
+        found = self._search(plan, binding, 0)
+        for name, value in zip(names, saved):
+            if value is _UNBOUND:
+                binding.pop(name, None)
+            else:
+                binding[name] = value
+        return found if kind == "exists" else not found
+
+    def _search(self, plan, binding: dict[str, str], depth: int) -> bool:
+        """Backtracking over the quantified variables: a witness (exists: every conjunct holds; forall: every
+        disjunct fails) extending `binding`; each part is tested as soon as the variables it mentions are bound."""
+        names, pools, checks, wanted = plan
+        for part in checks[depth]:
+            if self._holds(part, binding) != wanted:
+                return False
+        if depth == len(names):
+            return True
+        name = names[depth]
+        for value in pools[depth]:
+            binding[name] = value
+            if self._search(plan, binding, depth + 1):
+                return True
+        return False
+
+
+_UNBOUND = object()
+
+
+def _quantifier_plan(node: NNF, objects_of: Callable) -> tuple:
+    """(variable names, their object pools, the parts to test after binding each prefix of them, the value a
+    witness needs of each part) for an exists over a conjunction or a forall over a disjunction; directly nested
+    quantifiers of the same kind are merged, so that parts are tested as early as their variables allow."""
+    kind = node.kind
+    joint = "and" if kind == "exists" else "or"
+    parameters = list(node.parameters)
+    body = node.parts[0]
+    while body.kind == kind and not {p.name for p in body.parameters} & {p.name for p in parameters}:
+        parameters += body.parameters
+        body = body.parts[0]
+    names = [p.name for p in parameters]
+    if len(set(names)) < len(names):  # a variable quantified twice: keep the inner one's scope intact
+        parameters, body = list(node.parameters), node.parts[0]
+        names = [p.name for p in parameters]
+    parts = body.parts if body.kind == joint else (body,)
+    position = {name: i for i, name in enumerate(names)}
+    checks: list[list] = [[] for _ in range(len(names) + 1)]
+    for part in parts:
+        mentioned = [position[v] for v in _variables(part) if v in position]
+        checks[max(mentioned) + 1 if mentioned else 0].append(part)
+    pools = [_sorted(objects_of(p.types)) for p in parameters]
+    return names, pools, checks, kind == "exists"
+
+
+def _variables(node: NNF) -> set[str]:
+    """Every variable name in a lifted NNF formula (bound ones included: an over-approximation is safe here)."""
+    if node.kind == "lit":
+        return {a for a in node.literal.args if a.startswith("?")}
+    found = {p.name for p in node.parameters}
+    for part in node.parts:
+        found |= _variables(part)
+    return found
 
 
 # ---- ground formulas -----------------------------------------------------------------------------------------
@@ -236,6 +303,8 @@ class GOr(_GCompound):
 
 
 TRUE = GAnd("and", ())
+# A never-true formula standing in for one whose exact form no one will see (see FormulaGrounder._ground).
+_DROPPED = GFact(-1, True, ("dropped",))
 
 
 class FormulaGrounder:
@@ -264,17 +333,56 @@ class FormulaGrounder:
             return GFact(-1, True, fact) if lit.positive else TRUE
         return GFact(fid, lit.positive, fact)
 
-    def ground(self, node: NNF, binding: dict[str, str]):
-        """The simplified ground formula of `node` under `binding`."""
+    def ground(self, node: NNF, binding: dict[str, str], droppable: bool = False):
+        """The simplified ground formula of `node` under `binding`. With `droppable`, a formula that can never
+        hold may come back as any never-true formula (for callers that discard those, such as axiom bodies)."""
+        return self._ground(node, binding, droppable)
+
+    def _ground(self, node: NNF, binding: dict[str, str], droppable: bool):
+        """`ground`; with `droppable` (the parent drops a never-true child, or grounds it again without it) a
+        formula that can never hold may come back as the placeholder `_DROPPED` as soon as that is known: a
+        conjunction stops at its first impossible part (literals first), so most instances of an existential
+        over static facts cost a lookup or two. Whatever can hold comes back exactly as without it."""
         kind = node.kind
         if kind == "lit":
             return self.literal(node.literal, binding)
-        if kind in ("and", "or"):
-            children = tuple(self.ground(p, binding) for p in node.parts)
-            return make(kind, children, node.origin, binding)
-        body = node.parts[0]
-        children = tuple(self.ground(body, b) for b in bindings_of(node.parameters, self.objects_of, binding))
-        return make(kind, children, node.origin, binding)
+        if kind == "and":
+            if not droppable:
+                return make(kind, tuple(self._ground(p, binding, False) for p in node.parts), node.origin, binding)
+            children = [None] * len(node.parts)
+            for i, part in enumerate(node.parts):  # the literals first: they are cheap and usually decide
+                if part.kind == "lit":
+                    child = children[i] = self.literal(part.literal, binding)
+                    if child.const is False:
+                        return _DROPPED
+            for i, part in enumerate(node.parts):
+                if children[i] is None:
+                    child = children[i] = self._ground(part, binding, True)
+                    if child.const is False:
+                        return _DROPPED
+            return make(kind, tuple(children), node.origin, binding)
+        if kind == "or":
+            instances = [binding] * len(node.parts)
+            parts = node.parts
+        else:
+            instances = list(bindings_of(node.parameters, self.objects_of, binding))
+            parts = [node.parts[0]] * len(instances)
+        if kind == "forall":
+            children = []
+            for part, instance in zip(parts, instances):
+                child = self._ground(part, instance, droppable)
+                if droppable and child.const is False:
+                    return _DROPPED
+                children.append(child)
+            return make(kind, tuple(children), node.origin, binding)
+        # or / exists: the options that can never hold are dropped unless none can hold (then all are kept, to
+        # explain the failure), so options are first grounded droppable, and again in full only when none holds.
+        children = [self._ground(part, instance, True) for part, instance in zip(parts, instances)]
+        if all(child.const is False for child in children):
+            if droppable:
+                return _DROPPED
+            children = [self._ground(part, instance, False) for part, instance in zip(parts, instances)]
+        return make(kind, tuple(children), node.origin, binding)
 
 
 def make(kind: str, children: tuple, origin=None, binding: dict | None = None):

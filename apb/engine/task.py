@@ -137,8 +137,9 @@ class Task:
             key = id(axiom)
             if key not in bodies:
                 bodies[key] = to_nnf(axiom.body)
-            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)))
-            if body.const is not False:
+            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)),
+                                         droppable=True)
+            if body.const is not False:  # an axiom that can never fire is left out
                 layers[strata[axiom.predicate]].append((fid, body))
         return AxiomEvaluator(layers, self.derived_mask)
 
@@ -272,6 +273,7 @@ class Task:
 
     def successor_bits(self, bits: int, action: GroundAction) -> int:
         """The successor's bits: effects whose conditions hold in `bits`, deletes first, then the axioms."""
+        parent = bits
         transition = self._compiled_actions()[1].get(action.index) if action.effects else None
         if transition is not None and self.actions[action.index] is action:
             bits = transition(bits)
@@ -285,7 +287,7 @@ class Task:
         else:
             bits = (bits & ~action.del_mask) | action.add_mask
         if self.axioms is not None:
-            bits = self.axioms.closure(bits)
+            bits = self.axioms.update(parent, bits)
         return bits
 
     def cost(self, action: GroundAction | str) -> float:

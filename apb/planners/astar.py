@@ -10,6 +10,11 @@ still hold in the successor (every plan from it, prefixed by that action, is a p
 successor is queued with their number as a lower bound, and its LM-cut value is completed one cut at a time,
 only when it comes first in the queue. Every queue key is an admissible bound, so A* stays optimal, and most
 states need one cheap zero-cost reachability test instead of one h_max exploration per landmark.
+
+With action costs a landmark carries the cost its cut consumed of each of its operators (an operator may be in
+several landmarks until its cost is used up). The inherited landmarks are a cost partitioning that stays valid in
+the successor, further cuts are found under the remaining costs, and the bound of a state whose goal is not yet
+free rises by the least positive remaining cost (no cut is cheaper).
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ def astar(task: Task, *, heuristic: str | Heuristic = "lmcut", timeout: float | 
     if not h_fn.admissible:
         raise ApbError(f"A* needs an admissible heuristic to find optimal plans, and {h_fn.name} is not: "
                        "use lmcut, hmax or blind, or gbfs for non-optimal search")
-    if isinstance(h_fn, LMCut) and all(a.cost == 1 for a in task.actions):
-        return _astar_lmcut(task, h_fn, budget)
+    if isinstance(h_fn, LMCut):
+        if all(a.cost == 1 for a in task.actions):
+            return _astar_lmcut(task, h_fn, budget)
+        return _astar_lmcut_costs(task, h_fn, budget)
     return _astar(task, h_fn, budget)
 
 
@@ -178,6 +185,99 @@ def _astar_lmcut(task: Task, lmcut: LMCut, budget: Budget) -> SearchResult:
                 if landmarks[child] is None:  # not evaluated yet: inherit from the new parent
                     child_bound = count - 1 if action in covered else count
                     bound[child] = child_bound
+                else:
+                    child_bound = bound[child]
+            heapq.heappush(heap, (child_g + child_bound, child_bound, seq, child, child_g))
+            seq += 1
+    return _finish(UNSOLVABLE, lmcut.name, budget, expanded, generated, evaluated)
+
+
+def _astar_lmcut_costs(task: Task, lmcut: LMCut, budget: Budget) -> SearchResult:
+    """`_astar_lmcut` with any non-negative action costs: landmarks are (operators, cost consumed) pairs, g sums
+    `task.cost`, and a node's bound is its landmarks' summed cost, plus the least positive remaining operator cost
+    once the goal is known not to be free."""
+    successors = Successors(task)
+    is_goal = goal_test(task)
+    relaxed = lmcut.relaxed
+    costs = [a.cost for a in task.actions]
+    space = SearchSpace()
+    g, ids, parent, via = space.g, space.ids, space.parent, space.action
+    root = space.add(task.initial_state.bits, 0, -1, -1)
+    landmarks: list = [()]  # (operators, cost) pairs known to hold in the node's state (None: inherit)
+    total: list = [0]       # the summed cost of the node's landmarks
+    bound: list = [0]       # admissible lower bound on h, at least total
+    exact = [False]         # bound == LM-cut value: no further cut exists
+    closed = [False]
+    heap = [(0, 0, 0, root, 0)]
+    seq = 1
+    evaluated = expanded = generated = 0
+    while heap:
+        key, _, _, node, gn = heapq.heappop(heap)
+        if gn != g[node] or closed[node]:
+            continue
+        stop = budget.exceeded(expanded)
+        if stop:
+            return _finish(stop, lmcut.name, budget, expanded, generated, evaluated)
+        bits = space.bits[node]
+        if not exact[node]:
+            lms = landmarks[node]
+            if lms is None:
+                action = via[node]
+                lms = tuple(lm for lm in landmarks[parent[node]] if action not in lm[0])
+                total[node] = sum(c for _, c in lms)
+            evaluated += 1
+            residual = lmcut.residual_costs(lms)
+            if bound[node] > total[node]:  # the goal is not free: one more cut exists
+                cut = lmcut.find_cut(relaxed.state_facts(bits), residual)
+                if cut is None:  # a dead end: no entry for it is ever valid again
+                    closed[node] = True
+                    g[node] = -1
+                    landmarks[node] = None
+                    continue
+                least = min(residual[op] for op in cut)
+                for op in cut:
+                    residual[op] -= least
+                lms = (*lms, (cut, least))
+                total[node] += least
+            landmarks[node] = lms
+            if lmcut.goal_is_free_under(bits, residual, lms):
+                exact[node] = True
+                bound[node] = total[node]
+            else:
+                bound[node] = total[node] + lmcut.next_cut_bound(residual, lms)
+            if not exact[node] or gn + bound[node] > key:  # requeue: the bound rose
+                heapq.heappush(heap, (gn + bound[node], bound[node], seq, node, gn))
+                seq += 1
+                continue
+        if is_goal(bits):
+            return _finish(SOLVED, lmcut.name, budget, expanded, generated, evaluated,
+                           space.plan(node, task.actions))
+        closed[node] = True
+        expanded += 1
+        node_total = total[node]
+        consumed: dict[int, float] = {}
+        for ops, cost in landmarks[node]:
+            for op in ops:
+                consumed[op] = consumed.get(op, 0) + cost
+        for action, succ in successors(bits):
+            generated += 1
+            child_g = gn + costs[action]
+            child = ids.get(succ)
+            child_bound = node_total - consumed.get(action, 0)
+            if child is None:
+                child = space.add(succ, child_g, node, action)
+                landmarks.append(None)
+                total.append(child_bound)
+                bound.append(child_bound)
+                exact.append(False)
+                closed.append(False)
+            elif child_g >= g[child] or g[child] < 0:
+                continue
+            else:
+                g[child], parent[child], via[child] = child_g, node, action
+                closed[child] = False
+                if landmarks[child] is None:  # not evaluated yet: inherit from the new parent
+                    bound[child] = total[child] = child_bound
                 else:
                     child_bound = bound[child]
             heapq.heappush(heap, (child_g + child_bound, child_bound, seq, child, child_g))

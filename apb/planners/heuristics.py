@@ -1,9 +1,10 @@
 """State heuristics on a task's delete relaxation: blind, goal count, h_max, h_add, h_FF and LM-cut.
 
-A heuristic is called with a state's bitmask (`State.bits`) and returns an int, or `math.inf` for a state
-from which the goal is unreachable even without deletes (a dead end). `admissible` says whether the value never
-exceeds the optimal plan length, which A* needs. Negative preconditions and goals are ignored by the relaxation,
-which keeps h_max and LM-cut admissible.
+A heuristic is called with a state's bitmask (`State.bits`) and returns a number, or `math.inf` for a state from
+which the goal is unreachable even without deletes (a dead end). `admissible` says whether the value never exceeds
+the optimal plan cost (the plan length on unit-cost tasks), which A* needs. h_max and LM-cut use the task's action
+costs; h_add and h_FF count steps (each action 1, a zero-cost action 0), as greedy search wants. Negative
+preconditions and goals are ignored by the relaxation, which keeps h_max and LM-cut admissible.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ class GoalCount(Heuristic):
 
 
 class HMax(Heuristic):
-    """h_max: the costliest goal fact when each fact costs its costliest precondition plus one; admissible."""
+    """h_max: the costliest goal fact when each fact costs its costliest precondition plus its cheapest achiever's
+    cost; admissible."""
 
     name = "hmax"
     admissible = True
@@ -66,10 +68,11 @@ class HMax(Heuristic):
     def __init__(self, task: Task) -> None:
         super().__init__(task)
         self.relaxed = relaxed_task(task)
+        self._explore = self.relaxed.explore if self.relaxed.unit else self.relaxed.explore_costs
 
     def __call__(self, bits: int) -> float:
         relaxed = self.relaxed
-        value, _, _ = relaxed.explore(relaxed.state_facts(bits), relaxed.cost, stop_at_goal=True)
+        value, _, _ = self._explore(relaxed.state_facts(bits), relaxed.action_cost, stop_at_goal=True)
         return value[relaxed.goal_fact]
 
 
@@ -150,11 +153,12 @@ def additive_costs(relaxed: RelaxedTask, bits: int) -> tuple[list, list[int]]:
 
 
 class LMCut(Heuristic):
-    """LM-cut (Helmert & Domshlak 2009): the number of disjunctive action landmarks found as cuts in h_max
-    justification graphs, each cut's operators made free before the next; admissible and well informed.
+    """LM-cut (Helmert & Domshlak 2009): the summed cost of disjunctive action landmarks found as cuts in h_max
+    justification graphs; each cut costs its cheapest operator's remaining cost, which is then taken off every
+    operator of the cut before the next; admissible and well informed, with the task's action costs.
 
-    Tasks have unit costs, so every cut costs 1 and a landmark is a frozenset of operator indices.
-    `evaluate(bits, inherited)` may start from landmarks already known to hold in the state, such as the
+    On unit-cost tasks (every cost 0 or 1) every cut costs 1 and a landmark is a frozenset of operator indices.
+    There `evaluate(bits, inherited)` may start from landmarks already known to hold in the state, such as the
     landmarks of its parent that do not contain the action leading to it (every plan from the child, prefixed
     by that action, is a plan from the parent): their operators start free, so the remaining cuts usually take
     one or two h_max explorations instead of one per landmark (incremental LM-cut, Pommerening & Helmert 2013).
@@ -167,12 +171,79 @@ class LMCut(Heuristic):
     def __init__(self, task: Task) -> None:
         super().__init__(task)
         self.relaxed = relaxed_task(task)
+        relaxed = self.relaxed
+        # Breadth-first levels when every action costs 1; otherwise Dijkstra with Fast Downward's tie-breaking
+        # (see RelaxedTask.explore_costs), also on 0/1 costs, where its precondition choices give better cuts.
+        self._explore = relaxed.explore if all(a.cost == 1 for a in task.actions) else relaxed.explore_costs
+        # The operators that cost nothing in the task (as bitmasks), and the least positive operator cost.
+        self._free_masks = [relaxed.op_masks[op] for op in range(relaxed.num_ops) if not relaxed.action_cost[op]]
+        self._least_cost = min((c for c in relaxed.action_cost if c > 0), default=0)
 
     def __call__(self, bits: int) -> float:
-        return self.evaluate(bits)[0]
+        if self.relaxed.unit:
+            return self.evaluate(bits)[0]
+        return self.evaluate_costs(bits)[0]
+
+    def evaluate_costs(self, bits: int) -> tuple[float, tuple[tuple[frozenset, float], ...]]:
+        """(h, the (landmark, cost) pairs found) under the task's action costs; (inf, ()) on a dead end."""
+        facts = self.relaxed.state_facts(bits)
+        cost = self.relaxed.action_cost[:]
+        landmarks = []
+        total = 0
+        while True:
+            cut = self.find_cut(facts, cost)
+            if cut is None:
+                return INF, ()
+            if not cut:
+                return total, tuple(landmarks)
+            least = min(cost[op] for op in cut)
+            for op in cut:
+                cost[op] -= least
+            total += least
+            landmarks.append((cut, least))
+
+    def residual_costs(self, landmarks) -> list:
+        """Operator costs minus what the (landmark, cost) pairs `landmarks` consume of each of their operators."""
+        cost = self.relaxed.action_cost[:]
+        for ops, consumed in landmarks:
+            for op in ops:
+                cost[op] -= consumed
+        return cost
+
+    def goal_is_free_under(self, bits: int, cost: list, landmarks) -> bool:
+        """Whether the goal is relaxed-reachable from the state through operators of cost 0 under `cost` (the
+        task's free operators, and landmark operators whose cost `landmarks` used up): h_max = 0 under `cost`."""
+        relaxed = self.relaxed
+        masks = relaxed.op_masks
+        goal = masks[relaxed.goal_op][0]
+        reached = bits | relaxed.init_bit
+        if reached & goal == goal:
+            return True
+        free = [masks[op] for ops, _ in reversed(landmarks) for op in ops if not cost[op]]
+        free += self._free_masks
+        while True:
+            before = reached
+            for pre, add in free:
+                if reached & pre == pre:
+                    reached |= add
+            if reached & goal == goal:
+                return True
+            if reached == before:
+                return False
+
+    def next_cut_bound(self, cost: list, landmarks) -> float:
+        """A lower bound on the cost of the next cut under `cost` when h_max > 0: the least positive cost of any
+        operator (a cut's cost is its cheapest operator's, and cuts hold only operators of positive cost)."""
+        least = self._least_cost
+        for ops, _ in landmarks:
+            for op in ops:
+                if 0 < cost[op] < least:
+                    least = cost[op]
+        return least
 
     def evaluate(self, bits: int, inherited: tuple[frozenset, ...] = ()) -> tuple[float, tuple[frozenset, ...]]:
-        """(h, the landmarks found, `inherited` first); (inf, ()) on a dead end."""
+        """(h, the landmarks found, `inherited` first); (inf, ()) on a dead end. Counts each cut as 1: LM-cut
+        on unit-cost tasks (on other tasks an admissible but weaker count; `evaluate_costs` is the real one)."""
         facts = self.relaxed.state_facts(bits)
         cost = self.costs(inherited)
         landmarks = list(inherited)
@@ -222,10 +293,11 @@ class LMCut(Heuristic):
 
         The goal zone is the set of facts from which the goal is reached through zero-cost justification edges
         (operator precondition choice -> effect); the cut is every operator whose chosen precondition is reached
-        from the state without entering the goal zone and that has an effect inside it.
+        from the state without entering the goal zone, through operators outside the cut, and that has an effect
+        inside it.
         """
         relaxed = self.relaxed
-        value, choice, fired = relaxed.explore(facts, cost)
+        value, choice, fired = self._explore(facts, cost)
         goal = relaxed.goal_fact
         if value[goal] == INF:
             return None
@@ -254,15 +326,16 @@ class LMCut(Heuristic):
         cut = []
         for f in stack:  # `stack` grows as facts are reached
             for op in by_choice[f]:
-                crosses = False
-                for e in add[op]:
+                effects = add[op]
+                for e in effects:
                     if goal_zone[e]:
-                        crosses = True
-                    elif not before[e]:
-                        before[e] = 1
-                        stack.append(e)
-                if crosses:
-                    cut.append(op)
+                        cut.append(op)
+                        break
+                else:  # an operator of the cut adds nothing to the region before it (as in Fast Downward)
+                    for e in effects:
+                        if not before[e]:
+                            before[e] = 1
+                            stack.append(e)
         return frozenset(cut)
 
 

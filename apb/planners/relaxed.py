@@ -1,19 +1,23 @@
 """The delete relaxation of a task as flat int lists, built once per task and shared by all heuristics.
 
 Negative preconditions and goals are dropped and delete effects ignored, so every estimate derived from it stays
-admissible where the underlying relaxation heuristic is. Operator costs are 0/1 (1 for a task cost of at least 1),
-never above the task's costs. Tasks beyond STRIPS get more relaxed operators after the goal operator: one per
-conditional effect (the action's preconditions plus the facts its condition needs) and one zero-cost operator
-per ground axiom (the facts its body needs, the derived fact as add); complex conditions are dropped, which only
-relaxes further, so h_max stays admissible (LM-cut is not, as one action's effects become separate operators).
+admissible where the underlying relaxation heuristic is. Each operator has two costs: `cost`, 0/1 (1 for a task cost
+of at least 1, never above it), which h_add and h_FF count (steps, as greedy search wants), and `action_cost`, the
+task's own cost, which h_max and LM-cut use so that A* is optimal and well informed on cost domains; `unit` says
+whether the two agree (every task cost is 0 or 1). Tasks beyond STRIPS get more relaxed operators after the goal
+operator: one per conditional effect (the action's preconditions plus the facts its condition needs) and one
+zero-cost operator per ground axiom (the facts its body needs, the derived fact as add); complex conditions are dropped,
+which only relaxes further, so h_max stays admissible (LM-cut is not, as one action's effects become separate
+operators).
 
-Two artificial facts make the algorithms uniform: an
-`init` fact that holds in every state and is the precondition of operators without one, and a `goal` fact
-added by an artificial zero-cost goal operator whose preconditions are the positive goals.
+Two artificial facts make the algorithms uniform: an `init` fact that holds in every state and is the precondition
+of operators without one, and a `goal` fact added by an artificial zero-cost goal operator whose preconditions are
+the positive goals.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import weakref
 
@@ -42,23 +46,28 @@ class RelaxedTask:
         add.append((self.goal_fact,))
         self.goal_op = len(task.actions)
         cost = [1 if a.cost >= 1 else 0 for a in task.actions] + [0]
+        action_cost = [a.cost for a in task.actions] + [0]
         for action in task.actions:
             for effect in action.effects:
                 conditions = tuple(dict.fromkeys((*action.pre, *needed_facts(effect.condition))))
                 pre.append(conditions or (self.init_fact,))
                 add.append(effect.add)
                 cost.append(cost[action.index])
+                action_cost.append(action.cost)
         if task.axioms is not None:
             for layer in task.axioms.strata:
                 for head, body in layer:
                     pre.append(needed_facts(body) or (self.init_fact,))
                     add.append((head,))
                     cost.append(0)
+                    action_cost.append(0)
         self.num_ops = len(pre)
         self.pre = pre
         self.add = add
         self.pre_count = [len(p) for p in pre]
         self.cost = cost
+        self.action_cost = action_cost
+        self.unit = cost == action_cost
         self.pre_of: list[list[int]] = [[] for _ in range(self.num_facts)]
         self.achievers: list[list[int]] = [[] for _ in range(self.num_facts)]
         for op in range(self.num_ops):
@@ -122,6 +131,48 @@ class RelaxedTask:
                                 current.append(e)
             current = following
             level = after
+        return value, choice, fired
+
+    def explore_costs(self, facts: list[int], cost: list,
+                      stop_at_goal: bool = False) -> tuple[list, list[int], list[int]]:
+        """`explore` for any non-negative operator costs, by Dijkstra's algorithm on h_max values.
+
+        Same results: facts are settled in order of value, so an operator fires when its last precondition is
+        settled, and that precondition (its choice) has maximal h_max. Among facts of equal value the one reached
+        last is settled first (as in Fast Downward's bucket queue); LM-cut's cuts depend on that choice.
+        """
+        value: list = [INF] * self.num_facts
+        unsatisfied = self.pre_count[:]
+        choice = [-1] * self.num_ops
+        fired: list[int] = []
+        pre_of, add, goal = self.pre_of, self.add, self.goal_fact
+        pop, push = heapq.heappop, heapq.heappush
+        heap = []
+        order = 0
+        for f in facts:
+            value[f] = 0
+            order -= 1
+            heap.append((0, order, f))
+        heapq.heapify(heap)
+        while heap:
+            v, _, f = pop(heap)
+            if v != value[f]:
+                continue
+            if stop_at_goal and f == goal:
+                break
+            for op in pre_of[f]:
+                if unsatisfied[op] > 1:
+                    unsatisfied[op] -= 1
+                    continue
+                unsatisfied[op] = 0
+                choice[op] = f
+                fired.append(op)
+                reach = v + cost[op]
+                for e in add[op]:
+                    if value[e] > reach:
+                        value[e] = reach
+                        order -= 1
+                        push(heap, (reach, order, e))
         return value, choice, fired
 
 

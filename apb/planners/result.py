@@ -58,13 +58,15 @@ class SearchResult:
         return None if self.plan is None else [str(a) for a in self.plan]
 
     def to_dict(self) -> dict:
-        """A JSON-friendly dict (the plan as strings)."""
+        """A JSON-friendly dict (the plan as strings; `cost` is `plan_cost`, equal to `plan_length` on tasks
+        without action costs)."""
         return {
             "status": self.status,
             "planner": self.planner,
             "heuristic": self.heuristic,
             "plan": self.plan_strings(),
             "plan_length": self.plan_length,
+            "cost": self.plan_cost,
             "expanded": self.expanded,
             "generated": self.generated,
             "evaluated": self.evaluated,

@@ -1,0 +1,5 @@
+(define (problem grid-1)
+  (:domain grid)
+  (:objects a b c d - room)
+  (:init (source a) (wire a b) (wire b c) (wire c d) (wire d a) (wire b d))
+  (:goal (and (lamp c) (dark a))))
