@@ -99,6 +99,27 @@ def choice_verdict(record: dict, fmt: str, text: str) -> bool:
     return bool(exact_match_hf_evaluate([prediction], [str(record["answer"])], **metric)["exact_match"])
 
 
+def choice_verdicts(record: dict, fmt: str, texts: list[str]) -> list[bool]:
+    """`choice_verdict` for many responses to one record in one filter pass (lm-eval's MCQ filter builds a table
+    of every Unicode punctuation character per call)."""
+    from lm_eval.api.metrics import exact_match_hf_evaluate
+    from lm_eval.filters.extraction import MultiChoiceRegexFilter, RegexFilter
+
+    config = _config(fmt)
+    resps = [[t] for t in texts]
+    for step in config["filter_list"][0]["filter"]:
+        options = {k: v for k, v in step.items() if k != "function"}
+        if step["function"] == "regex":
+            resps = RegexFilter(**options).apply(resps, [record] * len(texts))
+        elif step["function"] == "multi_choice_regex":
+            resps = MultiChoiceRegexFilter(**options).apply(resps, [record] * len(texts))
+        else:
+            resps = [r[0] for r in resps]  # take_first
+    metric = {k: v for k, v in config["metric_list"][0].items() if k not in ("metric", "aggregation",
+                                                                            "higher_is_better")}
+    return [bool(exact_match_hf_evaluate([p], [str(record["answer"])], **metric)["exact_match"]) for p in resps]
+
+
 def verdict(record: dict, task: str, fmt: str, text: str) -> bool:
     """The official verdict on one response to one released record."""
     if fmt == "gen":

@@ -80,10 +80,10 @@ def choice_answer(text: str, fmt: str, choices=None) -> str:
         if keys:
             by_text = {k: f"({letter})" for k, letter in zip(keys, letters)}
             pattern = re.compile("|".join(sorted((re.escape(k) for k in keys), key=len, reverse=True)))
-            match = _find(pattern, ignore(text), 0, by_text)
+            match = _find(pattern, ignore(text), spec["group_select"], by_text)
             if not match:
                 colon = re.compile(r":[\s]*(" + "|".join(letters) + ")")
-                match = _find(colon, text, 0, {letter: f"({letter})" for letter in letters})
+                match = _find(colon, text, spec["group_select"], {letter: f"({letter})" for letter in letters})
     return match if match else FALLBACK
 
 
