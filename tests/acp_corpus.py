@@ -24,7 +24,7 @@ def dev_records(reference: Path, task: str, fmt: str) -> list[dict]:
 def _task(record: dict):
     try:
         return load_task(record["PDDL_domain"], record["PDDL_problem"])
-    except Exception:  # noqa: BLE001 - a record apb cannot load simply gets fewer engine-built answers
+    except Exception:
         return None
 
 
@@ -87,7 +87,7 @@ def _gen_texts(record: dict, task_name: str, rng: random.Random) -> list[str]:
         texts += ["[" + ", ".join(gold) + "]", " ".join(gold), "\n".join(gold), "[" + ", ".join(reversed(gold)) + "]",
                   "[" + ", ".join(a.upper() for a in gold) + "]", "[" + ", ".join(gold[1:]) + "]",
                   "The applicable actions are " + ", ".join(gold) + ".", "[]"]
-        texts += ["[" + ", ".join(gold + [a]) + "]" for a in _actions(task, rng, 3)]
+        texts += ["[" + ", ".join([*gold, a]) + "]" for a in _actions(task, rng, 3)]
     elif task_name == "prog":
         pos, neg = gold["pos"], gold["neg"]
         texts += ["[" + ", ".join(pos) + "] [" + ", ".join(neg) + "]",
@@ -97,7 +97,7 @@ def _gen_texts(record: dict, task_name: str, rng: random.Random) -> list[str]:
                   "[" + ", ".join(a.upper() for a in pos) + "] [" + ", ".join(a.upper() for a in neg) + "]",
                   "[" + ", ".join(pos[1:]) + "] [" + ", ".join(neg) + "]",
                   "[" + ", ".join(pos + neg) + "] []", "pos: " + " ".join(pos) + " neg: " + " ".join(neg)]
-        texts += ["[" + ", ".join(pos + [a]) + "] [" + ", ".join(neg) + "]" for a in _atoms(task, rng, 2)]
+        texts += ["[" + ", ".join([*pos, a]) + "] [" + ", ".join(neg) + "]" for a in _atoms(task, rng, 2)]
     elif task_name in ("reach", "areach", "land", "nexta"):
         if task_name == "reach":
             listed = [f"({a})" for a in gold] + list(gold[:2])
@@ -111,8 +111,8 @@ def _gen_texts(record: dict, task_name: str, rng: random.Random) -> list[str]:
         pool = _actions(task, rng, 6) if task_name in ("areach", "nexta") else _atoms(task, rng, 6)
         texts += pool + [p.upper() for p in pool[:2]] + [f"The fact {p[1:-1]} can never hold." for p in pool[:1]]
     elif task_name == "val":
-        texts += _wrap(rng, str(gold)) + [str(gold + 1), str(max(gold - 1, 0)), "-1", f"0{gold}", "step 2 or 3",
-                                          "The first inapplicable action is at index " + str(gold)]
+        texts += [*_wrap(rng, str(gold)), str(gold + 1), str(max(gold - 1, 0)), "-1", f"0{gold}", "step 2 or 3",
+                  f"The first inapplicable action is at index {gold}"]
     elif task_name == "just":
         plan = record["question"][19:-147].replace(") (", ")######(").split("######")
         for removal in gold[:4]:

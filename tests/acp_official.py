@@ -34,7 +34,7 @@ def available() -> str | None:
                    "lm_eval.api.metrics"):
         try:
             __import__(module)
-        except Exception as error:  # noqa: BLE001 - any import failure means the oracle cannot run
+        except Exception as error:
             return f"{module}: {error}"
     return None
 
@@ -93,7 +93,7 @@ def choice_verdict(record: dict, fmt: str, text: str) -> bool:
             resps = TakeFirstFilter().apply(resps, [record])
         else:  # pragma: no cover - the released configs use only these
             raise ValueError(step["function"])
-    prediction = list(resps)[0]
+    prediction = next(iter(resps))
     metric = {k: v for k, v in config["metric_list"][0].items() if k not in ("metric", "aggregation",
                                                                             "higher_is_better")}
     return bool(exact_match_hf_evaluate([prediction], [str(record["answer"])], **metric)["exact_match"])

@@ -84,7 +84,7 @@ def _atom_parts(text: str) -> tuple[str, list[str]]:
 
 def unsolvable_atom(q: Question, atom: str) -> Check:
     """Whether the official planner call proves `atom` (lower-cased) unsolvable as the problem's goal."""
-    task, state = question_task(q)
+    task = question_task(q)[0]
     name, args = _atom_parts(atom)
     schema = task.domain.predicates.get(name)
     if schema is None:
