@@ -99,25 +99,27 @@ def choice_verdict(record: dict, fmt: str, text: str) -> bool:
     return bool(exact_match_hf_evaluate([prediction], [str(record["answer"])], **metric)["exact_match"])
 
 
-def choice_verdicts(record: dict, fmt: str, texts: list[str]) -> list[bool]:
-    """`choice_verdict` for many responses to one record in one filter pass (lm-eval's MCQ filter builds a table
+def choice_verdicts(pairs: list[tuple[dict, str]], fmt: str) -> list[bool]:
+    """`choice_verdict` for many (record, response) pairs in one filter pass (lm-eval's MCQ filter builds a table
     of every Unicode punctuation character per call)."""
     from lm_eval.api.metrics import exact_match_hf_evaluate
     from lm_eval.filters.extraction import MultiChoiceRegexFilter, RegexFilter
 
     config = _config(fmt)
-    resps = [[t] for t in texts]
+    docs = [record for record, _ in pairs]
+    resps = [[text] for _, text in pairs]
     for step in config["filter_list"][0]["filter"]:
         options = {k: v for k, v in step.items() if k != "function"}
         if step["function"] == "regex":
-            resps = RegexFilter(**options).apply(resps, [record] * len(texts))
+            resps = RegexFilter(**options).apply(resps, docs)
         elif step["function"] == "multi_choice_regex":
-            resps = MultiChoiceRegexFilter(**options).apply(resps, [record] * len(texts))
+            resps = MultiChoiceRegexFilter(**options).apply(resps, docs)
         else:
             resps = [r[0] for r in resps]  # take_first
     metric = {k: v for k, v in config["metric_list"][0].items() if k not in ("metric", "aggregation",
                                                                             "higher_is_better")}
-    return [bool(exact_match_hf_evaluate([p], [str(record["answer"])], **metric)["exact_match"]) for p in resps]
+    return [bool(exact_match_hf_evaluate([p], [str(d["answer"])], **metric)["exact_match"])
+            for p, d in zip(resps, docs)]
 
 
 def verdict(record: dict, task: str, fmt: str, text: str) -> bool:
