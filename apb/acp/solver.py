@@ -23,8 +23,15 @@ from apb.acp.records import Question
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
 from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
-from apb.acp.truth import QuestionPDDLError, canonical_action, first_failure, progression, question_plan, \
-    question_prover, question_task
+from apb.acp.truth import (
+    QuestionPDDLError,
+    canonical_action,
+    first_failure,
+    progression,
+    question_plan,
+    question_prover,
+    question_task,
+)
 from apb.engine import ApbError
 
 _QUOTED = re.compile(r'"([^"]+)"')
