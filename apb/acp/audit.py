@@ -121,7 +121,7 @@ def _reach_like(q, found, kind: str):
                                   "official scorer rejects (its grounding drops them), e.g. " + others[0],
                                   {others[0]: unreachable[others[0]],
                                    "official": official_verdict(q, others[0]).correct}))
-    else:
+    if not gold:
         if unreachable:
             item = sorted(unreachable)[0]
             verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))
