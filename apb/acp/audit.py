@@ -121,14 +121,13 @@ def _reach_like(q, found, kind: str):
                                   "official scorer rejects (its grounding drops them), e.g. " + others[0],
                                   {others[0]: unreachable[others[0]],
                                    "official": official_verdict(q, others[0]).correct}))
-    if not gold:
-        if unreachable:
-            item = sorted(unreachable)[0]
-            verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))
-            findings.append(found("wrong", f"the gold says None, but {item} can never "
-                                  + ("hold" if kind == "atoms" else "apply")
-                                  + f" ({len(unreachable)} such); the official scorer rejects it",
-                                  {**verdict.proof, "answer": item, "official": official_verdict(q, item).correct}))
+    if not gold and unreachable:
+        item = sorted(unreachable)[0]
+        verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))
+        findings.append(found("wrong", f"the gold says None, but {item} can never "
+                              + ("hold" if kind == "atoms" else "apply")
+                              + f" ({len(unreachable)} such); the official scorer rejects it",
+                              {**verdict.proof, "answer": item, "official": official_verdict(q, item).correct}))
     return findings
 
 

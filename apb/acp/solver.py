@@ -25,9 +25,9 @@ from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_d
 from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
     QuestionPDDLError,
-    canonical_action,
     first_failure,
     progression,
+    question_action,
     question_plan,
     question_prover,
     question_task,
@@ -62,11 +62,9 @@ def identify_action(q: Question) -> str | None:
     objects the description mentions, in order (None when no single action's effects fit)."""
     task, state = question_task(q)
     quoted = _QUOTED.findall(q.question)
-    if not quoted:
-        return None
+    if not quoted or quoted[0].strip().startswith("("):  # the action written in PDDL
+        return question_action(q, task)
     words = re.findall(r"[\w\-]+", quoted[0].lower())
-    if q.task == "prog" and len(quoted[0]) and quoted[0].strip().startswith("("):
-        return canonical_action(task, quoted[0])
     mentioned = [w for w in words if w in task.objects]
     candidates = []
     for action in task.applicable(state):
