@@ -16,10 +16,14 @@ def oracle_answer(q: Question):
     if q.format in ("bool", "mcq") or q.task in ("app", "prog", "val"):
         return gold
     if q.task in ("reach", "areach"):
-        return gold[0] if gold else None
+        if not gold:
+            return None
+        return gold[0] if str(gold[0]).startswith("(") else f"({gold[0]})"  # reach atoms are stored bare
     if q.task == "just":
+        if q.source == "apb" and q.gold.get("simplified"):
+            return q.gold["simplified"][0]  # apb's full gold holds the shortened plans
         if gold and isinstance(gold[0], list):
-            return gold[0]
+            return gold[0]  # the release's gold is a removal: echoed as is
         return gold
     if q.task == "land":
         yes = gold.get("yes") if isinstance(gold, dict) else None
