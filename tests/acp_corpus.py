@@ -2,8 +2,8 @@
 accept, and wrong or malformed answers (other actions and atoms, reordered or re-cased ones, chatter, garbage,
 empty), built deterministically from each record and its PDDL (apb's engine lists the task's actions and atoms).
 
-`corpus(task, fmt)` yields (record, text) pairs; `is_gold_shaped(...)` is not needed: the tests count wrong
-answers with the official verdict itself.
+`corpus(reference, task, fmt)` returns (record, text) pairs; the tests count the wrong ones with the official
+verdict itself.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import random
 from pathlib import Path
 
 from apb.engine import load_task
-
-DATASET = Path(__file__).resolve().parent / "acp_official.py"
 
 
 def dev_records(reference: Path, task: str, fmt: str) -> list[dict]:
@@ -134,7 +132,9 @@ def _just_removed(plan: list[str], removal: list[str], rng: random.Random) -> li
     return out
 
 
-def corpus(reference: Path, task: str, fmt: str, seed: int = 0) -> list[tuple[dict, str]]:
+def corpus(reference: Path, task: str, fmt: str, seed: int = 0, limit: int | None = None) -> list[tuple[dict, str]]:
+    """(record, answer text) pairs for every dev record of a task and format; `limit` keeps a deterministic sample
+    (every record keeps at least one answer)."""
     rng = random.Random(f"{seed}-{task}-{fmt}")
     pairs = []
     for record in dev_records(reference, task, fmt):
@@ -144,4 +144,6 @@ def corpus(reference: Path, task: str, fmt: str, seed: int = 0) -> list[tuple[di
             if text not in seen:
                 seen.add(text)
                 pairs.append((record, text))
+    if limit is not None and len(pairs) > limit:
+        pairs = sorted(rng.sample(pairs, limit), key=lambda pair: pairs.index(pair))
     return pairs
