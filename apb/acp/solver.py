@@ -33,7 +33,9 @@ from apb.acp.truth import (
     question_task,
 )
 from apb.engine import ApbError
+from apb.planners import solve
 
+LAND_NODES = 200_000  # expansions of the greedy search that finds a witness plan beyond the enumerated space
 _QUOTED = re.compile(r'"([^"]+)"')
 
 
@@ -140,13 +142,21 @@ def _land(q: Question):
     from apb.acp.scorers import question_situation
 
     sit = question_situation(q)
+    if sit.plan() is None:  # beyond the enumerated space: a plan from greedy search serves as the witness
+        result = solve(sit.task, "gbfs", timeout=None, max_nodes=LAND_NODES)
+        if not result.solved:
+            return None
+        sit._plan = [str(a) for a in result.plan]
     found = classify_landmarks(sit)
     if found is None:
         return None
     yes, no, decided = found
     task = sit.task
     goals = {str(lit) for lit in task.goal if lit.positive}
-    landmarks = sorted(a for a in yes if a not in goals and fact_key(task, a) is not None)
+    # landmarks found by the relaxed achiever test first (the test landmark generators use), then the others
+    landmarks = sorted((yes[a].get("method") != "relaxed-achievers", a) for a in yes
+                       if a not in goals and fact_key(task, a) is not None)
+    landmarks = [a for _, a in landmarks]
     if landmarks:
         return {"yes": landmarks, "no": sorted(no)}, landmarks[0]
     if decided:
