@@ -99,7 +99,7 @@ def _reach(q: Question):
     if found:
         atom = sorted(found)[0]
         return [atom.strip("()")], atom
-    if prover.exhaustive:
+    if prover.exhaustive or all(prover.atoms([a]).value is True for a in universe):  # each one has a witness plan
         return [], "None"
     return None
 
@@ -113,7 +113,8 @@ def _areach(q: Question):
     if found:
         preferred = sorted(a for a, how in found.items() if how == "exhaustive") or sorted(found)
         return [preferred[0]], preferred[0]
-    if prover.exhaustive:
+    task = prover.task
+    if prover.exhaustive or all(prover.action(task.parse_action(a)).value is True for a in universe):
         return [], "None"
     return None
 
