@@ -18,7 +18,7 @@ from typing import NamedTuple
 from apb.engine import Domain, Problem, Task, load_problem
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning
 from apb.equivalence import Budget, check
-from apb.nl2pddl.registry import resolve_domain
+from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
 
 
@@ -97,6 +97,11 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
         pred_problem = _parse(pred_text, dom, "<predicted>")
     except ApbError as error:
         return Assessment(Evaluation(False, False, False), dom.name, error=str(error))
+    named = domain_name_of(pred_text)
+    if domain is None and named is not None and named != dom.name.lower() and not is_domain_key(named):
+        # Planetarium reads such a problem but has no domain to plan with: parseable, neither solvable nor correct
+        return Assessment(Evaluation(True, False, False), dom.name,
+                          error=f"the problem names (:domain {named}), which is not a benchmark domain")
     ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
     result = check(dom, gold_problem, pred_problem, placeholder=placeholder, budget=budget)
     return Assessment(Evaluation(True, ok, result.verdict == "equivalent"), dom.name, planner_status=status,
