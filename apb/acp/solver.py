@@ -22,7 +22,7 @@ from apb.acp.proofs import fact_key
 from apb.acp.records import Question
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
-from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
+from apb.acp.tasks.reachability import grounded_actions, reachable_actions, unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
     QuestionPDDLError,
     first_failure,
@@ -110,13 +110,28 @@ def _areach(q: Question):
     if universe is None:
         return None
     found = unreachable_actions(prover, universe)
-    if found:
-        preferred = sorted(a for a, how in found.items() if how == "exhaustive") or sorted(found)
-        return [preferred[0]], preferred[0]
     task = prover.task
+    preferred = sorted(a for a, how in found.items() if how == "exhaustive") or _h2_unreachable(prover, found)
+    if preferred or found:
+        choice = (preferred or sorted(found))[0]
+        return [choice], choice
     if prover.exhaustive or all(prover.action(task.parse_action(a)).value is True for a in universe):
         return [], "None"
     return None
+
+
+def _h2_unreachable(prover, found: dict) -> list[str]:
+    """Ground actions whose preconditions are each relaxed-reachable but which the prover shows never apply (h^2
+    mutexes): the ones the official planner check accepts beyond the gold's list."""
+    reachable = reachable_actions(prover)
+    out = []
+    for text, action in grounded_actions(prover.task).items():
+        if text in found or text in reachable or any(f not in prover.relaxed.facts for f in action.pre):
+            continue
+        if prover.action(action).value is False:
+            out.append(text)
+            break
+    return out
 
 
 def _val(q: Question):
