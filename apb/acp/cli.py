@@ -91,7 +91,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_answer(args: argparse.Namespace) -> int:
     """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
-    answer from the question's PDDL without reading the gold. Exit 1 when the solver leaves questions unanswered."""
+    answer from the question's PDDL without reading the gold (generative questions only). Exit 1 when a generative
+    question is left undecided."""
     from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
 
@@ -106,17 +107,21 @@ def cmd_answer(args: argparse.Namespace) -> int:
         handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after every line is written
     except OSError as error:
         raise ACPError(f"--out {target}: cannot write there: {error.strerror or error}") from None
-    missing = 0
+    missing, skipped = 0, 0
     with handle:
         for q in questions:
             found = agent_answer(args.agent, q)
             if found is None:
-                missing += 1
+                if q.format == "gen":
+                    missing += 1
+                else:
+                    skipped += 1
                 continue
             answer, text = found
             handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
-    note = f"; {missing} question(s) left unanswered (no PDDL, or undecided within the budget)" if missing else ""
-    out.print(f"{len(questions) - missing} answers -> {escape(str(target))}{note}")
+    note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
+    note += f"; {skipped} bool/MCQ question(s) not answered (the solver answers generative ones)" if skipped else ""
+    out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
     return 1 if missing else 0
 
 
