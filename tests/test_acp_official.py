@@ -160,7 +160,8 @@ def test_generative_reading_follows_the_official_grammar(task, text, expected):
 # ---- apb's official verdict --------------------------------------------------------------------------------------
 def removal_texts(q) -> list[str]:
     """The question's plan (as written) with each released removal applied: a removal is [a1, a2, "-1"] (a pair
-    of consecutive actions, wherever it occurs) or [a, "k"] (the k-th occurrence of a single action)."""
+    of consecutive actions, applied at its first and last place) or [a, "k"] (the k-th occurrence of a single
+    action)."""
     from apb.acp.official import question_plan_text
 
     plan = question_plan_text(q)
@@ -169,11 +170,12 @@ def removal_texts(q) -> list[str]:
         if removal[-1] == "-1":
             pair = removal[:-1]
             spots = [i for i in range(len(plan)) if plan[i:i + len(pair)] == pair]
+            spots = sorted({*spots[:1], *spots[-1:]})  # its first and last places (a long plan repeats pairs)
         else:
             places = [i for i, a in enumerate(plan) if a == removal[0]]
             pair, spots = removal[:1], places[int(removal[1]) - 1:int(removal[1])]
         texts += ["[" + ", ".join(plan[:i] + plan[i + len(pair):]) + "]" for i in spots]
-    return texts
+    return list(dict.fromkeys(texts))
 
 
 def _just_text(q) -> str:

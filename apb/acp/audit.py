@@ -148,9 +148,14 @@ def _just(q, found):
     findings = []
     for removal in gold if gold and isinstance(gold[0], list) else [gold]:
         short_plans = _removed(written, [str(a) for a in removal])
-        results = [(short, first_failure(task, state, [a.lower() for a in short])) for short in short_plans]
-        if not any(failed is None and reached for _, (failed, reached) in results):
-            short, (failed, reached) = results[0] if results else ([], (None, False))
+        checks = ((short, first_failure(task, state, [a.lower() for a in short])) for short in short_plans)
+        first = None
+        for short, (failed, reached) in checks:
+            if failed is None and reached:
+                break
+            first = first or (short, (failed, reached))
+        else:
+            short, (failed, reached) = first or ([], (None, False))
             findings.append(found("wrong", f"removing {removal} does not leave a valid plan",
                                   {"removal": removal, "plan": short, "first_failure": failed, "goal_reached": reached,
                                    "official": official_verdict(q, "[" + ", ".join(short) + "]").correct}))
