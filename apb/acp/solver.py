@@ -63,6 +63,8 @@ def identify_action(q: Question) -> str | None:
     """The applicable action a prog question's quoted description names: the one whose arguments are the
     objects the description mentions, in order (None when no single action's effects fit)."""
     task, state = question_task(q)
+    if q.item.get("action"):  # apb's own questions name the action they are about
+        return question_action(q, task)
     quoted = _QUOTED.findall(q.question)
     if not quoted or quoted[0].strip().startswith("("):  # the action written in PDDL
         return question_action(q, task)
