@@ -251,6 +251,17 @@ def test_none_is_wrong_when_the_engine_proves_an_unreachable_fact():
 
 
 @needs_reference
+def test_the_audit_rejects_a_static_fact_listed_as_unreachable():
+    from dataclasses import replace
+
+    from apb.acp.audit import audit_question
+
+    q = replace(_logistics_reach(), answer=["in-city l0-0 c1"])
+    findings = audit_question(q)
+    assert [f.kind for f in findings] == ["wrong"] and "static" in findings[0].message
+
+
+@needs_reference
 @pytest.mark.parametrize("task", TASKS)
 def test_reasons_follow_the_verdict(task):
     """For every task, a reason that says an answer is right never comes with a wrong verdict and vice versa."""

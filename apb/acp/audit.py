@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from apb.acp.official import official_verdict, question_plan_text
 from apb.acp.proofs import normal_atom
 from apb.acp.records import Question
-from apb.acp.scorers import question_situation
+from apb.acp.scorers import not_a_proposition, question_situation
 from apb.acp.solver import identify_action
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
@@ -101,7 +101,13 @@ def _reach_like(q, found, kind: str):
     gold = q.answer if isinstance(q.answer, list) else []
     for item in gold:
         if kind == "atoms":
-            verdict = prover.atoms([str(item)])
+            atom = str(item) if str(item).startswith("(") else f"({item})"
+            reason = not_a_proposition(task, atom)
+            if reason is not None:  # a static or ill-typed atom is no answer to "which proposition never holds"
+                findings.append(found("wrong", f"{atom} is in the gold but is not a proposition of the task: {reason}",
+                                      {"method": "type", "reason": reason}))
+                continue
+            verdict = prover.atoms([atom])
         else:
             action = canonical_action(task, item)
             if action is None:

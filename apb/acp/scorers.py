@@ -133,7 +133,7 @@ def _proved_unreachable(q: Question, kind: str) -> tuple[str, dict] | None:
     listed = [str(a) for a in (q.answer if isinstance(q.answer, list) else [])]
     for item in listed:
         if kind == "atoms":
-            if _not_a_proposition(task, item) is None:
+            if not_a_proposition(task, item) is None:
                 verdict = prover.atoms([_paren(item)])
                 if verdict.value is False:
                     return _paren(item), verdict.proof
@@ -161,7 +161,7 @@ def _none_check(q: Question, kind: str) -> Check:
     return Check(True, f"every one of the {kind} can {what}")
 
 
-def _not_a_proposition(task, atom: str) -> str | None:
+def not_a_proposition(task, atom: str) -> str | None:
     """Why an atom is not one of the task's propositions (a reach question asks about those), else None: an
     unknown predicate, a wrong arity or type, or a static predicate (no action changes it)."""
     problem = static_problem(task, _paren(atom))
@@ -178,7 +178,7 @@ def _sound_reach(q: Question, answer) -> Check:
         return _none_check(q, "atoms")
     atom = normal_atom(_paren(answer))
     task = question_task(q)[0]
-    reason = _not_a_proposition(task, atom)
+    reason = not_a_proposition(task, atom)
     if reason is not None:
         return Check(False, f"{atom} is not a proposition the question asks about: {reason}")
     if q.source == "apb" and atom in q.gold.get("unreachable", ()):
