@@ -2,7 +2,8 @@
 
 - parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
   (negative or disjunctive goals are outside the task, so they count as unparseable);
-- solvable: an apb planner finds a plan within its budget and apb's engine validates it;
+- solvable: an apb planner finds a plan within its budget (else, with the `planners` extra, Fast Downward's
+  greedy search) and apb's engine validates it;
 - correct: the problem is equivalent to the gold one (apb.equivalence: same initial state and goal states up to
   renaming objects and implied goal facts).
 An unparseable problem scores all false. The gold problem must parse; if it does not, that is the caller's error.
@@ -20,6 +21,7 @@ from apb.engine.errors import ApbError, PDDLError, PDDLWarning
 from apb.equivalence import Budget, check
 from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
+from apb.planners.downward import find_driver
 
 
 class Evaluation(NamedTuple):
@@ -75,11 +77,23 @@ def _parse(text: str, domain: Domain, name: str) -> Problem:
     return problem
 
 
+def fast_downward_available() -> bool:
+    """Whether the `planners` extra (up-fast-downward) is installed."""
+    try:
+        find_driver()
+    except ApbError:
+        return False
+    return True
+
+
 def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
              timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
     """(solvable, planner status, plan length): a plan found by apb's planner and validated by apb's engine."""
     task = Task(domain, problem)
     result = solve(task, planner, timeout=timeout, max_nodes=max_nodes)
+    if not result.solved and result.status != "unsolvable" and fast_downward_available():
+        # the budget ran out: Fast Downward's greedy search (as Planetarium plans outside its oracle's domains)
+        result = solve(task, "fd-sat", timeout=timeout)
     if not result.solved:
         return False, result.status, None
     valid = task.validate(result.plan).valid
