@@ -54,3 +54,19 @@ def test_planetarium_test_evaluate_passes_through_the_shim(tmp_path):
                           *select], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:]
     assert ("5 passed" if not select else "4 passed") in run.stdout and "failed" not in run.stdout
+
+
+def test_an_unsolvable_problem_is_never_correct():
+    from apb.nl2pddl.evaluate import assess
+
+    unsolvable = ROOT / "tests" / "data" / "nl2pddl" / "floortile_no_black.pddl"
+    result = assess(unsolvable, unsolvable)  # equivalent to itself, but no plan reaches its goal
+    assert tuple(result.evaluation) == (True, False, False) and result.verdict == "equivalent"
+
+
+def test_a_problem_naming_an_unknown_domain_is_parseable_only():
+    from apb.nl2pddl.evaluate import evaluate
+
+    gold = (ROOT / "tests" / "data" / "nl2pddl" / "bw_gold.pddl").read_text()
+    assert tuple(evaluate(gold, gold.replace("(:domain blocksworld)", "(:domain blocksworld-wrong)"))) == (
+        True, False, False)

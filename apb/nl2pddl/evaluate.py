@@ -4,8 +4,9 @@
   (negative or disjunctive goals are outside the task, so they count as unparseable);
 - solvable: an apb planner finds a plan within its budget (else, with the `planners` extra, Fast Downward's
   greedy search) and apb's engine validates it;
-- correct: the problem is equivalent to the gold one (apb.equivalence: same initial state and goal states up to
-  renaming objects and implied goal facts).
+- correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
+  states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
+  and the equivalence verdict is reported beside the triple (`Assessment.verdict`).
 An unparseable problem scores all false. The gold problem must parse; if it does not, that is the caller's error.
 """
 
@@ -118,7 +119,8 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
                           error=f"the problem names (:domain {named}), which is not a benchmark domain")
     ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
     result = check(dom, gold_problem, pred_problem, placeholder=placeholder, budget=budget)
-    return Assessment(Evaluation(True, ok, result.verdict == "equivalent"), dom.name, planner_status=status,
+    # Planetarium's rule: an unsolvable problem is never correct (the equivalence verdict is kept beside the triple)
+    return Assessment(Evaluation(True, ok, ok and result.verdict == "equivalent"), dom.name, planner_status=status,
                       plan_length=length, verdict=result.verdict, reason=result.reason)
 
 
