@@ -70,3 +70,17 @@ def test_a_problem_naming_an_unknown_domain_is_parseable_only():
     gold = (ROOT / "tests" / "data" / "nl2pddl" / "bw_gold.pddl").read_text()
     assert tuple(evaluate(gold, gold.replace("(:domain blocksworld)", "(:domain blocksworld-wrong)"))) == (
         True, False, False)
+
+
+def test_unsolvable_problems_are_decided_by_a_proof_not_a_search():
+    from apb.nl2pddl.evaluate import assess
+
+    objects = " ".join(f"b{i}" for i in range(1, 11))
+    init = " ".join(f"(on-table b{i}) (clear b{i})" for i in range(1, 11))
+    cycle = (f"(define (problem cycle) (:domain blocksworld) (:objects {objects}) (:init (arm-empty) {init}) "
+             "(:goal (and (on b1 b2) (on b2 b1))))")
+    result = assess(cycle, cycle)
+    assert tuple(result.evaluation) == (True, False, False) and "h^2" in result.planner_status
+    unreachable = assess(ROOT / "tests" / "data" / "nl2pddl" / "floortile_no_black.pddl",
+                         ROOT / "tests" / "data" / "nl2pddl" / "floortile_no_black.pddl")
+    assert "delete relaxation" in unreachable.planner_status

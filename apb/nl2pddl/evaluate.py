@@ -2,8 +2,9 @@
 
 - parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
   (negative or disjunctive goals are outside the task, so they count as unparseable);
-- solvable: an apb planner finds a plan within its budget (else, with the `planners` extra, Fast Downward's
-  greedy search) and apb's engine validates it;
+- solvable: no quick proof of unsolvability (a goal fact the delete relaxation never reaches, two goal facts h^2
+  proves mutually exclusive) and an apb planner finds a plan within its budget (else, with the `planners` extra,
+  Fast Downward's greedy search) that apb's engine validates;
 - correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
   states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
   and the equivalence verdict is reported beside the triple (`Assessment.verdict`).
@@ -23,6 +24,10 @@ from apb.equivalence import Budget, check
 from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
 from apb.planners.downward import find_driver
+from apb.planners.h2 import reachable_pairs
+from apb.planners.relaxed import relaxed_closure
+
+H2_FACTS = 2000  # h^2 is tried on tasks with at most this many facts (its cost grows with their square)
 
 
 class Evaluation(NamedTuple):
@@ -87,10 +92,33 @@ def fast_downward_available() -> bool:
     return True
 
 
+def unsolvable_proof(task: Task) -> str | None:
+    """A quick proof that no plan exists, else None: a goal fact the delete relaxation never reaches, or two goal
+    facts h^2 proves never hold together (tasks with derived predicates or negative goals get no proof)."""
+    if getattr(task, "axioms", None) is not None or any(not lit.positive for lit in task.goal):
+        return None
+    closure = relaxed_closure(task, task.initial_state)
+    if not closure.goal:
+        return "a goal fact is unreachable under the delete relaxation"
+    index = {name: i for i, name in enumerate(task.fact_names)}
+    goal = [index[str(lit)] for lit in task.goal if str(lit) in index]
+    if len(goal) < 2 or task.num_facts > H2_FACTS:
+        return None
+    masks = reachable_pairs(task, task.initial_state.bits, [task.actions[i] for i in sorted(closure.actions)])
+    for i, p in enumerate(goal):
+        for q in goal[i + 1:]:
+            if not (masks[p] >> q & 1 and masks[q] >> p & 1):
+                return f"h^2: {task.fact_names[p]} and {task.fact_names[q]} never hold together"
+    return None
+
+
 def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
              timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
     """(solvable, planner status, plan length): a plan found by apb's planner and validated by apb's engine."""
     task = Task(domain, problem)
+    proof = unsolvable_proof(task)
+    if proof is not None:
+        return False, f"unsolvable ({proof})", None
     result = solve(task, planner, timeout=timeout, max_nodes=max_nodes)
     if not result.solved and result.status != "unsolvable" and fast_downward_available():
         # the budget ran out: Fast Downward's greedy search (as Planetarium plans outside its oracle's domains)
