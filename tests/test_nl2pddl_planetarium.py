@@ -88,3 +88,16 @@ def test_unsolvable_problems_are_decided_by_a_proof_not_a_search():
     unreachable = assess(ROOT / "tests" / "data" / "nl2pddl" / "floortile_no_black.pddl",
                          ROOT / "tests" / "data" / "nl2pddl" / "floortile_no_black.pddl")
     assert "delete relaxation" in unreachable.planner_status
+
+
+def test_what_planetarium_reads_leniently_is_parseable_only():
+    from apb.nl2pddl.evaluate import assess
+
+    gold = (ROOT / "tests" / "data" / "nl2pddl" / "rover_gold.pddl").read_text()
+    unknown_predicate = gold.replace("(at_soil_sample w1)", "(at_soil_sample w1) (shiny w1)")
+    untyped = gold.replace("w1 w2 w3 - waypoint cam1 - camera colour - mode obj1 - objective",
+                           "w1 w2 w3 cam1 colour obj1")
+    for text, diagnostic in ((unknown_predicate, "unknown predicate"), (untyped, "cannot be argument")):
+        result = assess(gold, text)
+        assert tuple(result.evaluation) == (True, False, False) and diagnostic in result.error
+    assert tuple(assess(gold, gold[:-5]).evaluation) == (False, False, False)  # broken syntax stays unparseable

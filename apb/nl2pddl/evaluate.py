@@ -8,7 +8,9 @@
 - correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
   states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
   and the equivalence verdict is reported beside the triple (`Assessment.verdict`).
-An unparseable problem scores all false. The gold problem must parse; if it does not, that is the caller's error.
+An unparseable problem scores all false, except that what Planetarium's lenient parser reads (an unknown predicate,
+untyped objects in a typed domain) is parseable, neither solvable nor correct, with apb's diagnostic in `error`.
+The gold problem must parse; if it does not, that is the caller's error.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from apb.planners.downward import find_driver
 from apb.planners.h2 import reachable_pairs
 from apb.planners.relaxed import relaxed_closure
 
+# apb parse errors that Planetarium's lenient problem parser does not raise (see `assess`)
+LENIENT_ERRORS = ("unknown predicate", "of type 'object' cannot be argument")
 H2_FACTS = 2000  # h^2 is tried on tasks with at most this many facts (its cost grows with their square)
 
 
@@ -139,7 +143,10 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
     try:
         pred_problem = _parse(pred_text, dom, "<predicted>")
     except ApbError as error:
-        return Assessment(Evaluation(False, False, False), dom.name, error=str(error))
+        # Planetarium's lenient parser reads a problem with an unknown predicate, or with untyped objects in a typed
+        # domain: parseable there, neither solvable nor correct; apb's stricter diagnostic is kept beside the triple
+        lenient = any(sign in str(error) for sign in LENIENT_ERRORS)
+        return Assessment(Evaluation(lenient, False, False), dom.name, error=str(error))
     named = domain_name_of(pred_text)
     if domain is None and named is not None and named != dom.name.lower() and not is_domain_key(named):
         # Planetarium reads such a problem but has no domain to plan with: parseable, neither solvable nor correct
