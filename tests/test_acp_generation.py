@@ -123,7 +123,7 @@ def test_group_names_round_trip():
 def test_nexta_follows_action_costs_not_plan_length():
     questions, _ = generate(str(DATA / "costs"), tasks=["nexta"], count=2, budget=BUDGET)
     q = next(q for q in questions if q.state == ["(at a)"])  # the non-goal states are (at a) and (at b)
-    assert q.answer["yes"] == ["(drive a b)"] and q.answer["opt"] == 2 and q.gold["h"]["(drive a c)"] == 0
+    assert q.answer["yes"] == ["(drive a b)"] and q.answer["opt"] == "2" and q.gold["h"]["(drive a c)"] == 0
     assert score(q, "(drive a b)").sound and not score(q, "(drive a c)").sound
 
 

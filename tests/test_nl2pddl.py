@@ -36,7 +36,7 @@ def test_unparseable_explains_and_scores_all_false():
 
 def test_domain_resolved_by_name_or_given():
     assert sorted(domain_keys()) == sorted(["planetarium/blocksworld", "planetarium/gripper",
-                                            "planetarium/floor-tile", "planetarium/rover-single"])
+                                            "planetarium/floor-tile", "planetarium/rover-single", "planetarium/rover"])
     gold = (DATA / "floortile_gold.pddl").read_text()
     assert resolve_domain(gold).name == "floor-tile"
     assert resolve_domain(gold, "planetarium/floor-tile").name == "floor-tile"

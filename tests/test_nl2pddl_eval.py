@@ -117,6 +117,22 @@ def test_import_planetarium_rows(tmp_path):
     for name in ("rows.jsonl", "rows.json"):
         rows = import_planetarium(tmp_path / name, tmp_path / name.replace(".", "_"))
         assert rows[0]["id"] == "7" and rows[0]["goal_is_abstract"] is True and rows[0]["is_placeholder"] is False
+    # the SQLite database Planetarium's dataset generator writes (its problems and splits tables)
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "planetarium.db") as db:
+        db.execute("CREATE TABLE problems (id INTEGER PRIMARY KEY, name TEXT, domain TEXT, init TEXT, goal TEXT, "
+                   "num_objects INTEGER, problem_pddl TEXT, natural_language TEXT, init_is_abstract INTEGER, "
+                   "init_num_propositions INTEGER, goal_is_abstract INTEGER, goal_num_propositions INTEGER, "
+                   "is_placeholder INTEGER)")
+        db.execute("CREATE TABLE splits (problem_id INTEGER, split_type TEXT, split TEXT)")
+        db.execute("INSERT INTO problems VALUES (7, ?, ?, ?, ?, 4, ?, ?, 0, 9, 1, 3, 0)",
+                   (row["name"], row["domain"], row["init"], row["goal"], row["problem_pddl"],
+                    row["natural_language"]))
+        db.execute("INSERT INTO splits VALUES (7, 'hf', 'test')")
+    rows = import_planetarium(tmp_path / "planetarium.db", tmp_path / "from_db")
+    assert rows[0]["id"] == "7" and rows[0]["goal_is_abstract"] is True and rows[0]["splits"] == {"hf": "test"}
+    assert (tmp_path / "from_db" / "pairs.jsonl").is_file()
     bad = dict(row, domain="kitchen")
     (tmp_path / "bad.jsonl").write_text(json.dumps(bad) + "\n")
     assert main(["nl2pddl", "import", str(tmp_path / "bad.jsonl"), "--out", str(tmp_path / "b")]) == 2

@@ -8,7 +8,12 @@ q = questions[0]; q.acpbench(); score(q, oracle_answer(q)).sound   # True
 - tasks: app, prog, reach, areach, val, just, land (bool, mcq, gen) and nexta (gen); `records` for the names.
 - `generate` samples states, proves the gold (`proofs`, `relaxation`, `space`) and words questions (`wording`).
 - `io.read_questions` reads apb JSONL or ACPBench's released files (`importer`); `io.write_questions` writes both.
-- `scorers.score`: ACPBench's official semantics and apb's sound scorer; `extract.extract` reads LLM answers.
+- `official.official_verdict(q, text)`: ACPBench's official evaluation reproduced on a response's text (lm-eval
+  filters for bool/MCQ, the Lark grammar reader `official_read` and the released evaluators for generative answers,
+  planner calls decided with the engine); `scorers.score` / `scorers.score_response`: official and sound verdicts;
+  `extract.extract` reads LLM answers for the sound scorer.
+- `solver.solve_question` answers generative questions from their PDDL (never from the gold); `oracle_answer`
+  echoes the gold.
 - `evaluate.evaluate` runs an LLM (resumable JSONL), `report` summarises, `audit` checks released gold,
   `verify.verify` replays the gold and proofs of generated questions.
 """

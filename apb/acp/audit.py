@@ -4,9 +4,12 @@ Works on ACPBench's released generative files (their PDDL_problem's :init is the
 own questions (where it must find nothing). What it checks per task:
 app: the gold set is exactly the applicable actions; prog: the gold effects are the action's effects;
 reach / areach: every listed atom (action) can never hold (apply), and "None" only when nothing is unreachable;
-val: the index of the first inapplicable step; just: every gold plan is a shorter subsequence that is valid;
-land: listed landmarks are landmarks, listed non-landmarks are not, "None" only without landmarks;
-nexta: the yes list is exactly the actions whose successor has h* one less.
+val: the index of the first inapplicable step; just: every released removal ([a1, a2, "-1"] or [a, "k"]) leaves
+a valid plan; land: listed landmarks are landmarks, listed non-landmarks are not, "None" only without landmarks;
+nexta: the yes list holds only optimal first actions, the no list none, every optimal one is listed somewhere
+(`maybe` actions are resolved by the official scorer's planner), opt is h*.
+A finding's proof replays (plans, h* values, relaxed/exhaustive proofs) and, where it names an answer, carries the
+official scorer's verdict on it (`official`).
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from apb.acp.official import official_verdict, question_plan_text
 from apb.acp.proofs import normal_atom
 from apb.acp.records import Question
-from apb.acp.scorers import question_situation
+from apb.acp.scorers import not_a_proposition, question_situation
+from apb.acp.solver import identify_action
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
 from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
@@ -77,7 +82,7 @@ def _app(q, found):
 
 def _prog(q, found):
     task, state = question_task(q)
-    action = question_action(q, task)
+    action = question_action(q, task) if q.source == "apb" else identify_action(q)
     if action is None:
         return [found("unchecked", "the question's action cannot be identified in its text")]
     truth = progression(task, state, action)
@@ -96,7 +101,13 @@ def _reach_like(q, found, kind: str):
     gold = q.answer if isinstance(q.answer, list) else []
     for item in gold:
         if kind == "atoms":
-            verdict = prover.atoms([str(item)])
+            atom = str(item) if str(item).startswith("(") else f"({item})"
+            reason = not_a_proposition(task, atom)
+            if reason is not None:  # a static or ill-typed atom is no answer to "which proposition never holds"
+                findings.append(found("wrong", f"{atom} is in the gold but is not a proposition of the task: {reason}",
+                                      {"method": "type", "reason": reason}))
+                continue
+            verdict = prover.atoms([atom])
         else:
             action = canonical_action(task, item)
             if action is None:
@@ -108,19 +119,21 @@ def _reach_like(q, found, kind: str):
     universe = atom_universe(task) if kind == "atoms" else action_universe(task)
     unreachable = (unreachable_atoms(prover, universe) if kind == "atoms"
                    else unreachable_actions(prover, universe)) if universe else {}
-    if gold:
+    if gold and kind == "actions":
         listed = {normal_atom(str(a)) for a in gold}
-        others = sorted(a for a in unreachable if a not in listed)
+        others = sorted(a for a, how in unreachable.items() if a not in listed and how in ("ungrounded", "relaxed"))
         if others:
-            findings.append(found("note", f"{len(others)} more correct answer(s) than the gold lists, which the "
-                                  f"official scorer rejects, e.g. {others[0]}", {others[0]: unreachable[others[0]]}))
-    else:
-        if unreachable:
-            item = sorted(unreachable)[0]
-            verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))
-            findings.append(found("wrong", f"the gold says None, but {item} can never "
-                                  + ("hold" if kind == "atoms" else "apply")
-                                  + f" ({len(unreachable)} such)", verdict.proof))
+            findings.append(found("note", f"{len(others)} more never-applicable action(s) than the gold lists that the "
+                                  "official scorer rejects (its grounding drops them), e.g. " + others[0],
+                                  {others[0]: unreachable[others[0]],
+                                   "official": official_verdict(q, others[0]).correct}))
+    if not gold and unreachable:
+        item = sorted(unreachable)[0]
+        verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))
+        findings.append(found("wrong", f"the gold says None, but {item} can never "
+                              + ("hold" if kind == "atoms" else "apply")
+                              + f" ({len(unreachable)} such); the official scorer rejects it",
+                              {**verdict.proof, "answer": item, "official": official_verdict(q, item).correct}))
     return findings
 
 
@@ -133,18 +146,38 @@ def _val(q, found):
 
 
 def _just(q, found):
+    """Each released removal ([a1, a2, "-1"]: a consecutive pair; [a, "k"]: the k-th occurrence of a) applied to
+    the question's plan must leave a valid plan somewhere it applies."""
     task, state = question_task(q)
-    plan = question_plan(q, task)
+    written = question_plan_text(q) if q.source != "apb" else question_plan(q, task)
     gold = q.answer or []
-    plans = gold if gold and isinstance(gold[0], list) else [gold]
     findings = []
-    for candidate in plans:
-        steps = [canonical_action(task, a) for a in candidate]
-        failed, reached = first_failure(task, state, [s or "" for s in steps])
-        if None in steps or len(steps) >= len(plan) or failed is not None or not reached:
-            findings.append(found("wrong", "a gold plan is not a shorter valid plan",
-                                  {"plan": candidate, "first_failure": failed, "goal_reached": reached}))
+    for removal in gold if gold and isinstance(gold[0], list) else [gold]:
+        short_plans = _removed(written, [str(a) for a in removal])
+        checks = ((short, first_failure(task, state, [a.lower() for a in short])) for short in short_plans)
+        first = None
+        for short, (failed, reached) in checks:
+            if failed is None and reached:
+                break
+            first = first or (short, (failed, reached))
+        else:
+            short, (failed, reached) = first or ([], (None, False))
+            findings.append(found("wrong", f"removing {removal} does not leave a valid plan",
+                                  {"removal": removal, "plan": short, "first_failure": failed, "goal_reached": reached,
+                                   "official": official_verdict(q, "[" + ", ".join(short) + "]").correct}))
     return findings
+
+
+def _removed(plan: list[str], removal: list[str]) -> list[list[str]]:
+    """The plans a released removal leaves (a shortened plan itself, from apb's own questions, is kept as is)."""
+    if removal and removal[-1] == "-1":
+        pair = removal[:-1]
+        return [plan[:i] + plan[i + len(pair):] for i in range(len(plan)) if plan[i:i + len(pair)] == pair]
+    if len(removal) == 2 and removal[1].lstrip("-").isdigit():
+        places = [i for i, a in enumerate(plan) if a == removal[0]]
+        k = int(removal[1]) - 1
+        return [plan[:i] + plan[i + 1:] for i in places[k:k + 1]]
+    return [removal]
 
 
 def _land(q, found):
@@ -175,19 +208,30 @@ def _land(q, found):
 
 
 def _nexta(q, found):
+    """The yes list must hold optimal first actions only, the no list none; an optimal action the gold does not
+    list at all is rejected by the official scorer. `maybe` actions are no claim (the official scorer asks a
+    planner)."""
     distances = successor_distances(question_situation(q))
     if distances is None:
         return [found("unchecked", "h* is undecided within the search budget")]
     here, values, method = distances
     task, _ = question_task(q)
-    truth = optimal_actions(task, here, values)
-    gold = q.answer.get("yes", []) if isinstance(q.answer, dict) else []
-    gold = sorted(canonical_action(task, a) or str(a) for a in gold)
-    if gold == truth:
-        return []
-    return [found("wrong", "the gold's optimal next actions differ from the engine's",
-                  {"method": method, "h_star": here, "optimal": truth,
-                   "h_after": {a: (None if v == math.inf else v) for a, v in values.items()}})]
+    truth = set(optimal_actions(task, here, values))
+    gold = q.answer if isinstance(q.answer, dict) else {}
+
+    def listed(key):
+        return {canonical_action(task, a) or str(a).lower() for a in gold.get(key) or []}
+
+    yes, no, maybe = listed("yes"), listed("no"), listed("maybe")
+    proof = {"method": method, "h_star": here, "optimal": sorted(truth),
+             "h_after": {a: (None if v == math.inf else v) for a, v in values.items()}}
+    problems = [f"{a} is listed as optimal but is not" for a in sorted(yes - truth)]
+    problems += [f"{a} is listed as not optimal but is" for a in sorted(no & truth)]
+    problems += [f"{a} is optimal but not listed (the official scorer rejects it)"
+                 for a in sorted(truth - yes - no - maybe)]
+    if gold.get("opt") is not None and here != math.inf and float(gold["opt"]) != here:
+        problems.append(f"the gold's opt is {gold['opt']}, h* is {here:g}")
+    return [found("wrong", problem, proof) for problem in problems]
 
 
 _AUDITS = {"app": _app, "prog": _prog, "reach": lambda q, f: _reach_like(q, f, "atoms"),

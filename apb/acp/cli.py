@@ -110,8 +110,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_answer(args: argparse.Namespace) -> int:
+    """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
+    answer from the question's PDDL without reading the gold (generative questions only). Exit 1 when a generative
+    question is left undecided."""
     from apb.acp.io import read_questions
-    from apb.acp.oracle import AGENTS
+    from apb.acp.oracle import AGENTS, agent_answer
 
     if args.agent not in AGENTS:
         raise ACPError(f"unknown agent {args.agent!r}: use {', '.join(AGENTS)}")
@@ -119,12 +122,27 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
     target = check_writable(args.out, folder=False)
     questions = read_questions(args.file)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target, "w", encoding="utf-8") as handle:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after every line is written
+    except OSError as error:
+        raise ACPError(f"--out {target}: cannot write there: {error.strerror or error}") from None
+    missing, skipped = 0, 0
+    with handle:
         for q in questions:
-            handle.write(json.dumps({"id": q.id, "answer": AGENTS[args.agent](q)}) + "\n")
-    out.print(f"{len(questions)} answers -> {escape(str(target))}")
-    return 0
+            found = agent_answer(args.agent, q)
+            if found is None:
+                if q.format == "gen":
+                    missing += 1
+                else:
+                    skipped += 1
+                continue
+            answer, text = found
+            handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
+    note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
+    note += f"; {skipped} bool/MCQ question(s) not answered (the solver answers generative ones)" if skipped else ""
+    out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
+    return 1 if missing else 0
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -152,7 +170,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     out.print(f"{len(generative)} generative question(s) checked: {len({f.id for f in wrong})} with provably wrong "
               f"gold ({len(wrong)} finding(s)), {len({f.id for f in notes})} whose gold misses correct answers, "
               f"{len(findings) - len(wrong) - len(notes)} not checkable")
-    return 0
+    return 1 if wrong else 0
 
 
 def add_acp_parser(sub) -> argparse.ArgumentParser:
@@ -198,13 +216,15 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     r.add_argument("--out", help="folder for acp_summary.json and acp_report.md (default: the first DIR)")
     r.set_defaults(func=cmd_report)
 
-    a = acp_sub.add_parser("answer", help="answers in ACPBench's format from an agent (oracle)")
+    a = acp_sub.add_parser("answer", help="answers in ACPBench's format from an agent (solver or oracle)")
     a.add_argument("file", help="questions.jsonl, an ACPBench file, or a folder")
-    a.add_argument("--agent", default="oracle")
-    a.add_argument("--out", required=True, help="ANSWERS.jsonl: one {\"id\", \"answer\"} per line")
+    a.add_argument("--agent", default="oracle", help="solver: computed from the PDDL, never from the gold; oracle: "
+                   "the file's gold echoed (default oracle)")
+    a.add_argument("--out", required=True, help="ANSWERS.jsonl: one {\"id\", \"answer\", \"text\"} per line")
     a.set_defaults(func=cmd_answer)
 
-    u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold")
+    u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold "
+                           "(exit 1 when there is some)")
     u.add_argument("file", help="an ACPBench <task>/test.gen.json[.gz] file, questions.jsonl, or a folder")
     u.add_argument("--json", help="also write the findings to this JSON file")
     u.set_defaults(func=cmd_audit)

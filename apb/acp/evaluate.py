@@ -14,10 +14,10 @@ from typing import Any
 import yaml
 
 from apb.acp.errors import ACPError
-from apb.acp.extract import MISSING, extract
+from apb.acp.extract import MISSING
 from apb.acp.oracle import oracle_answer
 from apb.acp.records import Question
-from apb.acp.scorers import score
+from apb.acp.scorers import score_response
 from apb.engine import ApbError
 from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
 from apb.eval.runner import run_items
@@ -95,8 +95,7 @@ class QuestionItem:
         except ApbError as err:
             return {**record, "response": None, "answer": None, "extracted": False, "official": None,
                     "sound": None, "reason": None, "error": str(err), "cost_usd": None}
-        answer = extract(completion.text, q.task, q.format, (q.choices or {}).get("text"))
-        verdict = score(q, answer)
+        answer, verdict = score_response(q, completion.text)  # official: the raw text, as the release reads it
         usage = completion.usage.to_dict()
         return {**record, "usage": usage, "input_tokens": usage.get("input_tokens", 0),
                 "output_tokens": usage.get("output_tokens", 0), "cost_usd": completion.cost, "cost": completion.cost,

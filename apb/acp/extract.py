@@ -88,7 +88,8 @@ def extract_int(text: str):
 
 
 def extract_progression(text: str):
-    """{"pos": [...], "neg": [...]} from JSON, or from lines that start with pos / neg."""
+    """{"pos": [...], "neg": [...]} from JSON, ACPBench's two bracketed lists, "Positive effects: ... Negative
+    effects: ...", or lines that start with pos / neg."""
     tail = _tail(text)
     for candidate in (tail, text):
         for match in re.finditer(r"\{.*?\}(?=[^{}]*$)|\{.*\}", candidate, re.S):
@@ -99,6 +100,12 @@ def extract_progression(text: str):
             if isinstance(data, dict) and ("pos" in data or "neg" in data):
                 return {"pos": _atoms(" ".join(map(str, data.get("pos") or []))),
                         "neg": _atoms(" ".join(map(str, data.get("neg") or [])))}
+    lists = re.findall(r"\[([^\[\]]*)\]", tail) or re.findall(r"\[([^\[\]]*)\]", text)
+    if len(lists) >= 2:  # ACPBench's answer format: [(p), ...] [(n), ...]
+        return {"pos": _atoms(lists[0]), "neg": _atoms(lists[1])}
+    effects = re.search(r"positive effects\W*(.*?)negative effects\W*(.*)", text, re.I | re.S)
+    if effects:
+        return {"pos": _atoms(effects.group(1)), "neg": _atoms(effects.group(2))}
     parts = re.split(r"\b(pos|neg)\w*\s*[:=]", tail, flags=re.I)
     if len(parts) >= 3:
         out = {"pos": [], "neg": []}

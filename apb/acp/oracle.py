@@ -1,5 +1,7 @@
-"""The oracle agent: answers every question from its gold, in ACPBench's answer format (what `apb acp answer`
-writes). Under apb's sound scorer it must score 100% on generated questions."""
+"""The agents of `apb acp answer`: `oracle` echoes each question's gold in ACPBench's answer format (for `just`
+the release's gold is a removal, which no scorer accepts as an answer); `solver` (`apb.acp.solver`) computes the
+answer from the question's PDDL and never reads the gold. Under apb's sound scorer the oracle scores 100% on
+generated questions."""
 
 from __future__ import annotations
 
@@ -14,10 +16,14 @@ def oracle_answer(q: Question):
     if q.format in ("bool", "mcq") or q.task in ("app", "prog", "val"):
         return gold
     if q.task in ("reach", "areach"):
-        return gold[0] if gold else None
+        if not gold:
+            return None
+        return gold[0] if str(gold[0]).startswith("(") else f"({gold[0]})"  # reach atoms are stored bare
     if q.task == "just":
+        if q.source == "apb" and q.gold.get("simplified"):
+            return q.gold["simplified"][0]  # apb's full gold holds the shortened plans
         if gold and isinstance(gold[0], list):
-            return gold[0]
+            return gold[0]  # the release's gold is a removal: echoed as is
         return gold
     if q.task == "land":
         yes = gold.get("yes") if isinstance(gold, dict) else None
@@ -28,4 +34,15 @@ def oracle_answer(q: Question):
     return gold
 
 
-AGENTS = {"oracle": oracle_answer}
+def agent_answer(agent: str, q: Question) -> tuple[object, str] | None:
+    """(answer, text as a model would write it) from the named agent, None when it has no answer."""
+    from apb.acp.scorers import answer_text
+    from apb.acp.solver import solve_question
+
+    if agent == "solver":
+        return solve_question(q)
+    answer = oracle_answer(q)
+    return answer, answer_text(q, answer)
+
+
+AGENTS = ("oracle", "solver")

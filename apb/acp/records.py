@@ -24,6 +24,8 @@ GROUPS = {"app": "applicable_actions", "prog": "progression", "reach": "reachabl
 GROUP_ALIASES = {"reachability": "reach", "action_reachability": "areach", "justification": "just",
                  "applicability": "app", "next_action": "nexta", "goal_closer": "nexta", "landmark": "land"}
 FORMAT_SUFFIX = {"bool": "bool", "mcq": "mc", "gen": "gen"}
+# The released dev/test files spell the MCQ suffix "_mcq" for these tasks and "_mc" for the others.
+MCQ_LONG_SUFFIX = ("just", "land", "prog", "val")
 
 
 def task_formats(task: str) -> tuple[str, ...]:
@@ -32,8 +34,10 @@ def task_formats(task: str) -> tuple[str, ...]:
 
 
 def group_name(task: str, fmt: str) -> str:
-    """ACPBench's group of a task and format: `applicable_actions_bool`, `progression_mc`, `landmarks_gen`."""
-    return f"{GROUPS[task]}_{FORMAT_SUFFIX[fmt]}"
+    """ACPBench's group of a task and format, as the release spells it: `applicable_actions_bool`,
+    `applicable_actions_mc`, `progression_mcq`, `landmarks_gen`."""
+    suffix = "mcq" if fmt == "mcq" and task in MCQ_LONG_SUFFIX else FORMAT_SUFFIX[fmt]
+    return f"{GROUPS[task]}_{suffix}"
 
 
 def parse_group(group: str) -> tuple[str, str] | None:

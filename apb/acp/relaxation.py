@@ -8,49 +8,11 @@ a landmark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from apb.engine import State, Task
 from apb.planners.h2 import reachable_pairs
-from apb.planners.relaxed import relaxed_task
+from apb.planners.relaxed import RelaxedClosure, relaxed_closure
 
-
-@dataclass
-class RelaxedClosure:
-    """Fact ids (of the task) reachable under the delete relaxation, the task actions that can fire, and whether
-    the goal's positive facts are all reachable."""
-
-    facts: set[int]
-    actions: set[int]
-    goal: bool
-
-
-def relaxed_closure(task: Task, state: State, banned_fact: int | None = None) -> RelaxedClosure:
-    """The delete-relaxed closure of `state`; with `banned_fact`, no action that adds that fact may fire."""
-    relaxed = relaxed_task(task)
-    count = relaxed.pre_count[:]
-    reached = [False] * relaxed.num_facts
-    stack = relaxed.state_facts(state.bits)
-    for fact in stack:
-        reached[fact] = True
-    fired: set[int] = set()
-    pre_of, add = relaxed.pre_of, relaxed.add
-    while stack:
-        fact = stack.pop()
-        for op in pre_of[fact]:
-            count[op] -= 1
-            if count[op]:
-                continue
-            if banned_fact is not None and banned_fact in add[op]:
-                continue
-            fired.add(op)
-            for new in add[op]:
-                if not reached[new]:
-                    reached[new] = True
-                    stack.append(new)
-    n = task.num_facts
-    return RelaxedClosure({f for f in range(n) if reached[f]}, {op for op in fired if op < relaxed.goal_op},
-                          reached[relaxed.goal_fact])
+__all__ = ["H2", "RelaxedClosure", "relaxed_closure"]
 
 
 class H2:

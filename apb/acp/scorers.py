@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from apb.acp.extract import MISSING
-from apb.acp.proofs import normal_atom, static_problem
+from apb.acp.extract import MISSING, extract
+from apb.acp.official import official_verdict
+from apb.acp.proofs import fluent_predicates, normal_atom, static_problem
 from apb.acp.records import Question
 from apb.acp.tasks import ProblemInfo, Situation
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
 from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
-    PDDL_ACTION,
     Check,
     QuestionPDDLError,
     atoms_set,
@@ -43,73 +43,35 @@ class Score:
     reason: str = ""
 
 
-def _strip(items) -> set[str]:
-    return {" ".join(str(a).split()) for a in items or []}
-
-
 # ---- the official semantics ----------------------------------------------------------------------------------------
-def official(q: Question, answer) -> bool:
-    """ACPBench(-Hard)'s verdict as its released scorers compute it. Quirks reproduced on purpose:
+def answer_text(q: Question, answer) -> str:
+    """An answer in apb's answer shapes written as the release's answer text, which the official readers read:
+    yes/no, a letter, `[(a), (b)]` (app, just), `[(p), ...] [(n), ...]` (prog), `(atom)` / `(action)` or `None`,
+    an index."""
+    if answer is MISSING:
+        return ""
+    if q.format in ("bool", "mcq") or q.task == "val":
+        return str(answer)
+    if q.task in ("app", "just"):
+        return "[" + ", ".join(_paren(a) for a in answer or []) + "]" if isinstance(answer, list) else str(answer)
+    if q.task == "prog":
+        if not isinstance(answer, dict):
+            return str(answer)
+        return (f"[{', '.join(_paren(a) for a in answer.get('pos') or [])}] "
+                f"[{', '.join(_paren(a) for a in answer.get('neg') or [])}]")
+    return "None" if answer is None else _paren(answer)
 
-    - app / prog: the answer's set must equal the gold set exactly (strings compared after whitespace
-      normalisation, case-sensitive).
-    - reach / areach: "None" is right only when the gold is None; an atom or action is right only when it is in
-      the gold list. The released areach scorer grounds answers with tarski, which drops actions with false static
-      preconditions, so only the listed witnesses count even when other actions can never apply.
-    - val: the answer must equal the gold index; the released scorer raises on a non-numeric answer (scored wrong
-      here).
-    - just: any shorter subsequence of the plan that is a valid plan is accepted, matching actions
-      case-sensitively (upper-case Logistics plans fail lower-case answers); validity is checked with the engine
-      here where the release calls a planner that may time out.
-    - land: "None" is right when the gold's yes list is empty; an atom is right when it is in the yes list.
-    - nexta: the answer must be in the gold's yes list (the release computes h* with a planner under a time limit).
-    """
+
+def _paren(item) -> str:
+    text = " ".join(str(item).split())
+    return text if text.startswith("(") else f"({text})"
+
+
+def official(q: Question, answer) -> bool:
+    """ACPBench's official verdict (`apb.acp.official`) on an answer in apb's shapes, written as its text."""
     if answer is MISSING:
         return False
-    gold = q.answer
-    if q.format in ("bool", "mcq"):
-        return str(answer).strip().lower() == str(gold).strip().lower()
-    task = q.task
-    if task == "app":
-        return isinstance(answer, list) and _strip(answer) == _strip(gold)
-    if task == "prog":
-        return (isinstance(answer, dict) and isinstance(gold, dict) and _strip(answer.get("pos")) == _strip(gold.get(
-            "pos")) and _strip(answer.get("neg")) == _strip(gold.get("neg")))
-    if task in ("reach", "areach"):
-        if answer is None:
-            return gold is None or gold == []
-        return isinstance(gold, list) and " ".join(str(answer).split()) in _strip(gold)
-    if task == "val":
-        return isinstance(answer, int) and answer == gold
-    if task == "just":
-        return _official_just(q, answer)
-    if task == "land":
-        yes = (gold or {}).get("yes", []) if isinstance(gold, dict) else []
-        return not yes if answer is None else " ".join(str(answer).split()) in _strip(yes)
-    if task == "nexta":
-        yes = gold.get("yes", []) if isinstance(gold, dict) else []
-        return answer is not None and " ".join(str(answer).split()) in _strip(yes)
-    return False
-
-
-def _official_just(q: Question, answer) -> bool:
-    if not isinstance(answer, list):
-        return False
-    try:
-        task, state = question_task(q)
-    except QuestionPDDLError:
-        return False
-    plan = q.item.get("plan") or [" ".join(m.group(0).split()) for m in PDDL_ACTION.finditer(q.question)]
-    steps = [" ".join(str(a).split()) for a in answer]
-    if len(steps) >= len(plan) or not _is_subsequence(steps, plan):
-        return False
-    failed, reached = first_failure(task, state, steps)
-    return failed is None and reached
-
-
-def _is_subsequence(short: list, long: list) -> bool:
-    it = iter(long)
-    return all(any(x == y for y in it) for x in short)
+    return official_verdict(q, answer_text(q, answer)).correct
 
 
 # ---- apb's sound scorer ----------------------------------------------------------------------------------------------
@@ -164,23 +126,64 @@ def _classification(q: Question, kind: str) -> list[str] | None:
     return sorted(found)
 
 
+def _proved_unreachable(q: Question, kind: str) -> tuple[str, dict] | None:
+    """An item the gold lists (or, without a list, any of the task's) that the engine proves unreachable."""
+    prover = question_prover(q)
+    task = prover.task
+    listed = [str(a) for a in (q.answer if isinstance(q.answer, list) else [])]
+    for item in listed:
+        if kind == "atoms":
+            if not_a_proposition(task, item) is None:
+                verdict = prover.atoms([_paren(item)])
+                if verdict.value is False:
+                    return _paren(item), verdict.proof
+        else:
+            action = canonical_action(task, item)
+            if action is not None:
+                verdict = prover.action(task.parse_action(action))
+                if verdict.value is False:
+                    return action, verdict.proof
+    return None
+
+
 def _none_check(q: Question, kind: str) -> Check:
-    """Whether "None" (nothing is unreachable) is right for a reach (atoms) or areach (actions) question."""
+    """Whether "None" (nothing is unreachable) is right for a reach (atoms) or areach (actions) question: wrong as
+    soon as the engine proves one item unreachable."""
+    what = "hold" if kind == "atoms" else "apply"
+    witness = _proved_unreachable(q, kind)
+    if witness is not None:
+        return Check(False, f"{witness[0]} can never {what}, so None is wrong", witness[1])
     found = _classification(q, kind)
     if found is None:
-        return Check(False, f"whether every one of the {kind} can occur is undecided within the budget")
-    return Check(not found, f"every one of the {kind} can occur" if not found else f"{found[0]} never can")
+        return Check(False, f"whether every one of the {kind} can {what} is undecided within the budget")
+    if found:
+        return Check(False, f"{found[0]} can never {what}, so None is wrong")
+    return Check(True, f"every one of the {kind} can {what}")
+
+
+def not_a_proposition(task, atom: str) -> str | None:
+    """Why an atom is not one of the task's propositions (a reach question asks about those), else None: an
+    unknown predicate, a wrong arity or type, or a static predicate (no action changes it)."""
+    problem = static_problem(task, _paren(atom))
+    if problem is not None and problem["method"] == "type":
+        return problem["reason"]
+    name = normal_atom(_paren(atom)).strip("()").split()[0]
+    if name not in fluent_predicates(task):
+        return f"{name} is a static predicate (no action changes it)"
+    return None
 
 
 def _sound_reach(q: Question, answer) -> Check:
     if answer is None:
         return _none_check(q, "atoms")
-    if q.source == "apb" and normal_atom(str(answer)) in q.gold.get("unreachable", ()):
+    atom = normal_atom(_paren(answer))
+    task = question_task(q)[0]
+    reason = not_a_proposition(task, atom)
+    if reason is not None:
+        return Check(False, f"{atom} is not a proposition the question asks about: {reason}")
+    if q.source == "apb" and atom in q.gold.get("unreachable", ()):
         return Check(True, "proved unreachable when the question was generated")
-    problem = static_problem(question_task(q)[0], str(answer))
-    if problem is not None and problem["method"] == "type":
-        return Check(False, f"{answer} is not a proposition of the task: {problem['reason']}")
-    return verdict_check(question_prover(q).atoms([str(answer)]), False, f"{answer} can never hold")
+    return verdict_check(question_prover(q).atoms([atom]), False, f"{atom} can hold", f"{atom} can never hold")
 
 
 def _sound_areach(q: Question, answer) -> Check:
@@ -192,7 +195,8 @@ def _sound_areach(q: Question, answer) -> Check:
         return Check(False, f"{answer} is not a ground action of the task")
     if q.source == "apb" and action in q.gold.get("unreachable", ()):
         return Check(True, "proved never applicable when the question was generated")
-    return verdict_check(prover.action(prover.task.parse_action(action)), False, f"{action} never applies")
+    return verdict_check(prover.action(prover.task.parse_action(action)), False, f"{action} can apply",
+                         f"{action} never applies")
 
 
 def _sound_val(q: Question, answer) -> Check:
@@ -219,6 +223,11 @@ def _sound_just(q: Question, answer) -> Check:
     return Check(ok, "a shorter valid plan" if ok else "the shortened plan is not valid")
 
 
+def _is_subsequence(short: list, long: list) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
 def question_situation(q: Question) -> Situation:
     """A generation situation for the question's own state (for landmark and h* analyses)."""
     prover = question_prover(q)
@@ -242,7 +251,7 @@ def _sound_land(q: Question, answer) -> Check:
     prover = question_prover(q)
     if prover.task.holds(prover.state, atom):
         return Check(False, f"{atom} is already true")
-    return verdict_check(prover.landmark(atom), True, f"{atom} is a landmark")
+    return verdict_check(prover.landmark(atom), True, f"{atom} is a landmark", f"{atom} is not a landmark")
 
 
 def _sound_nexta(q: Question, answer) -> Check:
@@ -269,3 +278,14 @@ def score(q: Question, answer) -> Score:
     """Both verdicts on an extracted answer (MISSING scores wrong under both)."""
     check = sound(q, answer)
     return Score(official(q, answer), check.correct, check.reason)
+
+
+def score_response(q: Question, text: str) -> tuple[object, Score]:
+    """A model's response scored by both: the official verdict reads the raw text as the official code does (lm-eval
+    filters, the Lark grammar), the sound scorer reads it with apb's tolerant `extract`. Returns (the extracted
+    answer or MISSING, the Score)."""
+    answer = extract(text, q.task, q.format, (q.choices or {}).get("text"))
+    verdict = official_verdict(q, text)
+    check = sound(q, answer)
+    return answer, Score(verdict.correct, check.correct, check.reason)
+

@@ -103,12 +103,12 @@ def progression(task: Task, state: State, action: str) -> dict[str, list[str]]:
     return {"pos": sorted(after_facts - before_facts), "neg": sorted(before_facts - after_facts)}
 
 
-def verdict_check(verdict: Verdict, want: bool, what: str) -> Check:
+def verdict_check(verdict: Verdict, want: bool, when_true: str, when_false: str) -> Check:
+    """The check of a claim decided by `verdict`: correct when the verdict is `want`. The reason is written from the
+    same decision: `when_true` when the verdict is True, `when_false` when it is False."""
     if verdict.value is None:
-        return Check(False, f"{what}: undecided within the search budget", verdict.proof)
-    if verdict.value is want:
-        return Check(True, what, verdict.proof)
-    return Check(False, what, verdict.proof)
+        return Check(False, f"{when_true if want else when_false}: undecided within the search budget", verdict.proof)
+    return Check(verdict.value is want, when_true if verdict.value else when_false, verdict.proof)
 
 
 def atoms_set(items) -> set[str]:

@@ -112,6 +112,7 @@ class Wording:
             values["atoms"] = self.atoms(item["atoms"])
         if "plan" in item:
             values["plan"] = self.plan(item["plan"])
+            values["plan_pddl"] = '"' + " ".join(item["plan"]) + '"'  # ACPBench quotes plans in PDDL in any view
         return values
 
     def option(self, q: Question, option: dict) -> str:

@@ -209,15 +209,15 @@ def acp_samples(questions: list, *, shots: int = 2, cot: bool = False, examples:
 
 @scorer(metrics={"official": [accuracy(), stderr()], "sound": [accuracy(), stderr()]})
 def acp_answer():
-    """apb's ACP scorers on the extracted answer: `official` (ACPBench's semantics) and `sound` (apb's)."""
+    """apb's ACP scorers on the response: `official` (ACPBench's code, reading the raw text) and `sound` (apb's,
+    on the extracted answer)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        from apb.acp import MISSING, Question, extract
-        from apb.acp import score as acp_score
+        from apb.acp import MISSING, Question
+        from apb.acp.scorers import score_response
 
         q = Question.from_dict(state.metadata["question"])
-        answer = extract(state.output.completion, q.task, q.format, (q.choices or {}).get("text"))
-        verdict = acp_score(q, answer)
+        answer, verdict = score_response(q, state.output.completion)  # as apb acp eval scores a response
         return Score(value={"official": float(verdict.official), "sound": float(verdict.sound)},
                      answer=None if answer is MISSING else str(answer), explanation=verdict.reason,
                      metadata={"extracted": answer is not MISSING, "gold": q.answer})

@@ -193,12 +193,12 @@ class ApbACPDataset(ProceduralDataset):
                        f"{MAX_ATTEMPTS} attempts")
 
     def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
-        """apb's official-semantics verdict on the answer extracted from `answer`, as `apb acp eval` scores it."""
-        from apb.acp import Question, extract, score
+        """The official verdict on the response `answer`, as `apb acp eval` scores it (no answer scores 0)."""
+        from apb.acp import Question
+        from apb.acp.scorers import score_response
 
         q = Question.from_dict(entry["metadata"]["question"])
-        extracted = extract(answer, q.task, q.format, (q.choices or {}).get("text"))
-        return 1.0 if score(q, extracted).official else 0.0
+        return 1.0 if answer is not None and score_response(q, answer)[1].official else 0.0
 
 
 def register_all() -> list[str]:

@@ -2,10 +2,15 @@
 
 - parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
   (negative or disjunctive goals are outside the task, so they count as unparseable);
-- solvable: an apb planner finds a plan within its budget and apb's engine validates it;
-- correct: the problem is equivalent to the gold one (apb.equivalence: same initial state and goal states up to
-  renaming objects and implied goal facts).
-An unparseable problem scores all false. The gold problem must parse; if it does not, that is the caller's error.
+- solvable: no quick proof of unsolvability (a goal fact the delete relaxation never reaches, two goal facts h^2
+  proves mutually exclusive) and an apb planner finds a plan within its budget (else, with the `planners` extra,
+  Fast Downward's greedy search) that apb's engine validates;
+- correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
+  states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
+  and the equivalence verdict is reported beside the triple (`Assessment.verdict`).
+An unparseable problem scores all false, except that what Planetarium's lenient parser reads (an unknown predicate,
+untyped objects in a typed domain) is parseable, neither solvable nor correct, with apb's diagnostic in `error`.
+The gold problem must parse; if it does not, that is the caller's error.
 """
 
 from __future__ import annotations
@@ -18,8 +23,15 @@ from typing import NamedTuple
 from apb.engine import Domain, Problem, Task, load_problem
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning, decode_problem
 from apb.equivalence import Budget, check
-from apb.nl2pddl.registry import resolve_domain
+from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
+from apb.planners.downward import find_driver
+from apb.planners.h2 import reachable_pairs
+from apb.planners.relaxed import relaxed_closure
+
+# apb parse errors that Planetarium's lenient problem parser does not raise (see `assess`)
+LENIENT_ERRORS = ("unknown predicate", "of type 'object' cannot be argument")
+H2_FACTS = 2000  # h^2 is tried on tasks with at most this many facts (its cost grows with their square)
 
 
 class Evaluation(NamedTuple):
@@ -78,11 +90,46 @@ def _parse(text: str, domain: Domain, name: str) -> Problem:
     return problem
 
 
+def fast_downward_available() -> bool:
+    """Whether the `planners` extra (up-fast-downward) is installed."""
+    try:
+        find_driver()
+    except ApbError:
+        return False
+    return True
+
+
+def unsolvable_proof(task: Task) -> str | None:
+    """A quick proof that no plan exists, else None: a goal fact the delete relaxation never reaches, or two goal
+    facts h^2 proves never hold together (tasks with derived predicates or negative goals get no proof)."""
+    if getattr(task, "axioms", None) is not None or any(not lit.positive for lit in task.goal):
+        return None
+    closure = relaxed_closure(task, task.initial_state)
+    if not closure.goal:
+        return "a goal fact is unreachable under the delete relaxation"
+    index = {name: i for i, name in enumerate(task.fact_names)}
+    goal = [index[str(lit)] for lit in task.goal if str(lit) in index]
+    if len(goal) < 2 or task.num_facts > H2_FACTS:
+        return None
+    masks = reachable_pairs(task, task.initial_state.bits, [task.actions[i] for i in sorted(closure.actions)])
+    for i, p in enumerate(goal):
+        for q in goal[i + 1:]:
+            if not (masks[p] >> q & 1 and masks[q] >> p & 1):
+                return f"h^2: {task.fact_names[p]} and {task.fact_names[q]} never hold together"
+    return None
+
+
 def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
              timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
     """(solvable, planner status, plan length): a plan found by apb's planner and validated by apb's engine."""
     task = Task(domain, problem)
+    proof = unsolvable_proof(task)
+    if proof is not None:
+        return False, f"unsolvable ({proof})", None
     result = solve(task, planner, timeout=timeout, max_nodes=max_nodes)
+    if not result.solved and result.status != "unsolvable" and fast_downward_available():
+        # the budget ran out: Fast Downward's greedy search (as Planetarium plans outside its oracle's domains)
+        result = solve(task, "fd-sat", timeout=timeout)
     if not result.solved:
         return False, result.status, None
     valid = task.validate(result.plan).valid
@@ -99,10 +146,19 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
     try:
         pred_problem = _parse(pred_text, dom, "<predicted>")
     except ApbError as error:
-        return Assessment(Evaluation(False, False, False), dom.name, error=str(error))
+        # Planetarium's lenient parser reads a problem with an unknown predicate, or with untyped objects in a typed
+        # domain: parseable there, neither solvable nor correct; apb's stricter diagnostic is kept beside the triple
+        lenient = any(sign in str(error) for sign in LENIENT_ERRORS)
+        return Assessment(Evaluation(lenient, False, False), dom.name, error=str(error))
+    named = domain_name_of(pred_text)
+    if domain is None and named is not None and named != dom.name.lower() and not is_domain_key(named):
+        # Planetarium reads such a problem but has no domain to plan with: parseable, neither solvable nor correct
+        return Assessment(Evaluation(True, False, False), dom.name,
+                          error=f"the problem names (:domain {named}), which is not a benchmark domain")
     ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
     result = check(dom, gold_problem, pred_problem, placeholder=placeholder, budget=budget)
-    return Assessment(Evaluation(True, ok, result.verdict == "equivalent"), dom.name, planner_status=status,
+    # Planetarium's rule: an unsolvable problem is never correct (the equivalence verdict is kept beside the triple)
+    return Assessment(Evaluation(True, ok, ok and result.verdict == "equivalent"), dom.name, planner_status=status,
                       plan_length=length, verdict=result.verdict, reason=result.reason)
 
 

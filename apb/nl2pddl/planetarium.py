@@ -1,5 +1,6 @@
-"""Imports Planetarium's released rows (the Hugging Face dataset the user downloaded: JSON, JSON lines or parquet)
-into apb's pair format, so the official test set runs through `apb nl2pddl eval`.
+"""Imports Planetarium's released rows (the Hugging Face dataset the user downloaded: JSON, JSON lines or parquet,
+or the SQLite database its dataset_generator.py writes: tables problems and splits) into apb's pair format, so the
+official test set runs through `apb nl2pddl eval`.
 
 Planetarium's rows already have apb's field names (`natural_language`, `problem_pddl`, `init`, `goal`,
 `init_is_abstract`, `goal_is_abstract`, `is_placeholder`, `num_objects`, `domain`, ...); the importer checks them,
@@ -9,6 +10,7 @@ keeps every field, and points each row at the shipped domain file of its `domain
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from apb.engine.errors import ApbError, read_input
@@ -16,6 +18,7 @@ from apb.nl2pddl.build import PAIRS_FILE, write_rows
 from apb.nl2pddl.registry import is_domain_key
 
 REQUIRED = ("natural_language", "problem_pddl", "domain")
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
 class PairsFormatError(ApbError):
@@ -23,11 +26,14 @@ class PairsFormatError(ApbError):
 
 
 def read_rows(path: str | Path) -> list[dict]:
-    """Rows of a .json (a list, or {"rows": [...]}), .jsonl or .parquet file (parquet needs pyarrow)."""
+    """Rows of a .json (a list, or {"rows": [...]}), .jsonl or .parquet file (parquet needs pyarrow), or of the
+    SQLite database (.db, .sqlite) Planetarium's dataset generator writes."""
     path = Path(path)
     if not path.is_file():
         raise PairsFormatError(f"{path}: no such file (give a .json, .jsonl or .parquet file of rows)")
     suffix = path.suffix.lower()
+    if suffix in SQLITE_SUFFIXES:
+        return _sqlite_rows(path)
     if suffix == ".parquet":
         try:
             import pyarrow.parquet as pq
@@ -47,6 +53,33 @@ def read_rows(path: str | Path) -> list[dict]:
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
         raise PairsFormatError(f"{path}: expected a list of objects (one per pair)")
     return data
+
+
+def _sqlite_rows(path: Path) -> list[dict]:
+    """The `problems` table of the SQLite database Planetarium's dataset generator writes, each row with its splits
+    (`splits` table: split type -> split) when the database has them."""
+    try:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as err:
+        raise PairsFormatError(f"{path}: cannot open the database: {err}") from None
+    try:
+        connection.row_factory = sqlite3.Row
+        tables = {r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "problems" not in tables:
+            raise PairsFormatError(f"{path}: no problems table: expected the database Planetarium's "
+                                   "dataset_generator.py writes")
+        rows = [dict(r) for r in connection.execute("SELECT * FROM problems ORDER BY id")]
+        if "splits" in tables:
+            splits: dict = {}
+            for r in connection.execute("SELECT problem_id, split_type, split FROM splits"):
+                splits.setdefault(r[0], {})[r[1]] = r[2]
+            for row in rows:
+                row["splits"] = splits.get(row["id"], {})
+        return rows
+    except sqlite3.Error as err:
+        raise PairsFormatError(f"{path}: not Planetarium's database: {err}") from None
+    finally:
+        connection.close()
 
 
 def normalise(rows: list[dict], origin: str) -> list[dict]:

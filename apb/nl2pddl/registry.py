@@ -1,4 +1,4 @@
-"""Benchmark domains of the NL->PDDL task: Planetarium's four domain files, keyed by benchmark and domain name.
+"""Benchmark domains of the NL->PDDL task: Planetarium's five domain files, keyed by benchmark and domain name.
 
 A problem names its domain in `(:domain NAME)`; `resolve_domain` finds that name among the shipped files (the key is
 `planetarium/NAME`, since `floor-tile` is also the IPC 2011 domain bundled in apb.domains), or takes a domain given
@@ -14,7 +14,7 @@ from apb.engine import Domain, load_domain
 from apb.engine.errors import ApbError
 
 DOMAIN_DIR = Path(__file__).parent / "domains"
-BENCHMARKS = {"planetarium": ("blocksworld", "gripper", "floor-tile", "rover-single")}
+BENCHMARKS = {"planetarium": ("blocksworld", "gripper", "floor-tile", "rover-single", "rover")}
 _DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
 _cache: dict[str, Domain] = {}
 

@@ -144,7 +144,8 @@ def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
     no = sorted(a for a in values if a not in yes)
     h = {a: (None if v == math.inf else v) for a, v in values.items()}
     proof = {"method": method, "states": len(sit.prover.nodes)}
-    return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "opt": here},
+    opt = str(int(here)) if float(here).is_integer() else str(here)  # the release writes opt as a string
+    return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "maybe": [], "opt": opt},
                         {"yes": yes, "no": no, "opt": here, "h": h}, proof)
 
 

@@ -136,6 +136,19 @@ def removals(task: Task, state: State, plan: list[str]) -> list[tuple[list[int],
     return result
 
 
+def release_removals(plan: list[str], removable: list[list[int]]) -> list[list[str]]:
+    """The removals in the release's gold shape: [a1, a2, "-1"] for a consecutive pair, [a, "k"] for the k-th
+    occurrence (1-based) of a single action in the plan."""
+    out = []
+    for steps in removable:
+        if len(steps) == 2:
+            out.append([plan[steps[0]], plan[steps[1]], "-1"])
+        else:
+            i = steps[0]
+            out.append([plan[i], str(plan[:i + 1].count(plan[i]))])
+    return out
+
+
 def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     plan = sit.plan()
     if not plan:
@@ -154,7 +167,7 @@ def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     gold = {"removable": valid, "simplified": simplified}
     proof = {"method": "engine"}
     if fmt == "gen":
-        return sit.question("just", fmt, {"plan": plan}, simplified, gold, proof)
+        return sit.question("just", fmt, {"plan": plan}, release_removals(plan, valid), gold, proof)
     if fmt == "bool":
         pool = [steps for steps, ok in table if ok == want]
         if not pool:

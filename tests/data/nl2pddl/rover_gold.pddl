@@ -1,5 +1,5 @@
-; gold: send the soil data of w1
+; gold: send the soil data of w1 (Planetarium's rover-single vocabulary)
 (define (problem rover-soil) (:domain rover-single)
-  (:objects w1 w2 w3 - waypoint store1 - store cam1 - camera colour - mode lander1 - lander obj1 - objective)
-  (:init (at-rover w1) (at-lander lander1 w3) (can-traverse w1 w2) (can-traverse w2 w1) (can-traverse w2 w3) (can-traverse w3 w2) (visible w1 w2) (visible w2 w1) (visible w2 w3) (visible w3 w2) (empty store1) (at-soil-sample w1) (at-rock-sample w2) (calibration-target cam1 obj1) (supports cam1 colour) (visible-from obj1 w2))
-  (:goal (and (communicated-soil-data w1))))
+  (:objects w1 w2 w3 - waypoint cam1 - camera colour - mode obj1 - objective)
+  (:init (at_rover w1) (at_lander w3) (can_traverse w1 w2) (can_traverse w2 w1) (can_traverse w2 w3) (can_traverse w3 w2) (visible w1 w2) (visible w2 w1) (visible w2 w3) (visible w3 w2) (available) (channel_free) (at_soil_sample w1) (at_rock_sample w2) (supports cam1 colour) (visible_from obj1 w2))
+  (:goal (and (communicated_soil_data w1))))
