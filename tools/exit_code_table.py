@@ -80,7 +80,7 @@ def commands() -> dict[str, dict[str, list[str] | None]]:
                              "--out not empty": [*acp_gen, "--out", "{W}/g2"],
                              "--resume, other settings": None,
                              "second run, same --out": [*acp_gen, "--out", "{W}/locked"],
-                             "Ctrl-C": ["acp", "generate", "floortile", "--out", "{W}/g3"]},
+                             "Ctrl-C": ["acp", "generate", "floortile", "--count", "300", "--out", "{W}/g3"]},
         "apb acp eval": {"bad flag value": [*acp_eval, "--concurrency", "0", "--out", "{W}/a0"],
                          "--out not writable": [*acp_eval, "--out", "{W}/file"],
                          "input not UTF-8": ["acp", "eval", "{W}/latin1.jsonl", "--llm", "scripted:{W}/answers.txt",
