@@ -130,7 +130,7 @@ def test_solve_json_reports_cost_beside_length(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["cost"] == data["plan_length"] == 2  # without a metric each action costs 1
     code = main(["solve", str(ADL / "costs-domain.pddl"), str(ADL / "costs-p01.pddl"), "--planner", "bfs",
-                 "--max-nodes", "0", "--json"])
+                 "--max-nodes", "1", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 1 and data["cost"] is None and data["plan_length"] is None
 
