@@ -65,7 +65,7 @@ def test_default_info_keys_are_lean_and_others_come_on_request():
     _, infos = envs.reset(seed=0)
     assert set(infos) == {"state_pddl", "_state_pddl", "feedback", "_feedback"}
     names = envs.unwrapped.action_names
-    obs, *_, infos = envs.step([names[int(np.flatnonzero(m)[0])] for m in envs.unwrapped.action_masks()])
+    *_, infos = envs.step([names[int(np.flatnonzero(m)[0])] for m in envs.unwrapped.action_masks()])
     assert infos["action_valid"].tolist() == [True, True] and infos["feedback"][0].startswith("I ")
     full = gym.make_vec(ID, num_envs=2, info_keys="all")
     _, infos = full.reset(seed=0)
@@ -80,7 +80,7 @@ def test_action_masks_and_autoreset_modes():
     assert masks.shape == (4, len(envs.unwrapped.action_names)) and masks.dtype == bool
     assert np.array_equal(masks, infos["action_mask"].astype(bool))
     for _ in range(3):
-        obs, _, term, trunc, infos = envs.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+        obs, _, _, trunc, infos = envs.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
         masks = envs.unwrapped.action_masks()
     assert trunc.all() and "final_obs" in infos and infos["_final_obs"].all()
     assert infos["final_obs"][0].shape == obs[0].shape

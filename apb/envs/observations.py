@@ -3,12 +3,14 @@
 One `Encoding` is built per env over every problem of its split (the index is stable: sorted names, the same for
 every problem the env can pick):
 
-- `obs_mode="facts"`: `MultiBinary(2 * len(fact_names))` int8 — the true facts of the state, then the positive goal
-  facts, over `fact_names` (every fluent and derived fact of every problem, sorted).
+- `obs_mode="facts"`: `MultiBinary(2 * len(fact_names))` int8 — the true facts of the state (static facts included,
+  as in `info["state_pddl"]`), then the positive goal facts, over `fact_names` (every fluent, derived and static
+  fact of every problem, sorted).
 - `obs_mode="graph"`: an object-centric graph in a `gymnasium.spaces.Graph` (`GraphInstance(nodes, edges,
-  edge_links)`): one node per object (the problem's object order, `info["objects"]`), then one per true state atom,
-  then one per positive goal atom. Node features (float32, `node_features` names them): kind (object / state atom /
-  goal atom), the object's type and its supertypes, the atom's predicate. An edge links an atom node to the object
+  edge_links)`): one node per object (the problem's object order, `info["objects"]`), then one per true state atom
+  (static facts first, then the others in fact-id order), then one per positive goal atom. Node features (float32,
+  `node_features` names them): kind (object / state atom / goal atom), the object's type and its supertypes, the
+  atom's predicate. An edge links an atom node to the object
   in argument position k (`edge_links[e] = [atom node, object node]`, `edges[e] = k`). `graph_facts` reads the facts
   back; `apb.envs.graph_data.to_data` / `to_heterodata` convert it to PyTorch Geometric in one call.
 - `action_mode="index"`: `Discrete(len(action_names))` over every ground action of every problem (sorted);
@@ -31,6 +33,7 @@ from apb.envs.spaces import PrintableText
 OBS_MODES = ("text", "facts", "graph")
 ACTION_MODES = ("text", "index", "lifted")
 NODE_KINDS = ("object", "atom", "goal")
+CACHE_LIMIT = 20_000  # states per problem whose facts vector and applicable actions are kept
 
 
 def check_modes(obs_mode: str, action_mode: str) -> None:
@@ -49,20 +52,26 @@ class _TaskTables:
     """Per-problem arrays: task fact id -> global fact index, task action index -> global action index, and the
     graph pieces (object node features, each fact's predicate and argument objects, the goal atoms)."""
 
-    __slots__ = ("action_map", "fact_args", "fact_map", "fact_pred", "goal_args", "goal_pred", "goal_vector",
-                 "nbytes", "object_features", "objects", "static_bits")
+    __slots__ = ("action_map", "applicable", "fact_args", "fact_map", "fact_pred", "facts", "goal_args", "goal_pred",
+                 "goal_vector", "nbytes", "object_features", "objects", "static_args", "static_bits", "static_pred",
+                 "static_vector")
 
     def __init__(self, encoding: Encoding, task: Task) -> None:
         self.fact_map = np.array([encoding.fact_index[f] for f in task.fact_names], dtype=np.int64)
         self.action_map = np.array([encoding.action_index[str(a)] for a in task.actions], dtype=np.int64)
         self.static_bits = task._static_bits
         self.nbytes = max(1, (len(task.fact_names) + 7) // 8)
+        self.facts: dict[int, np.ndarray] = {}  # state bits -> facts vector, for states seen again
+        self.applicable: dict[int, tuple[list[int], np.ndarray]] = {}  # state bits -> (applicable ids, mask)
         self.objects = list(task.objects)
         position = {o: i for i, o in enumerate(self.objects)}
         goal = np.zeros(len(encoding.fact_names), dtype=np.int8)
         goal_facts = [str(g) for g in task.goal if g.positive and g.predicate != "="]
         goal[[encoding.fact_index[g] for g in goal_facts if g in encoding.fact_index]] = 1
         self.goal_vector = goal
+        statics = sorted(task.static_facts)
+        self.static_vector = np.zeros(len(encoding.fact_names), dtype=np.int8)
+        self.static_vector[[encoding.fact_index[f] for f in statics]] = 1
         # graph tables
         features = np.zeros((len(self.objects), encoding.node_dim), dtype=np.float32)
         features[:, 0] = 1.0
@@ -77,6 +86,9 @@ class _TaskTables:
         goal_parts = [_parts(g) for g in goal_facts]
         self.goal_pred = np.array([encoding.predicate_index[p[0]] for p in goal_parts], dtype=np.int64)
         self.goal_args = [np.array([position[a] for a in p[1:]], dtype=np.int64) for p in goal_parts]
+        static_parts = [_parts(f) for f in statics]
+        self.static_pred = np.array([encoding.predicate_index[p[0]] for p in static_parts], dtype=np.int64)
+        self.static_args = [np.array([position[a] for a in p[1:]], dtype=np.int64) for p in static_parts]
 
 
 class Encoding:
@@ -91,6 +103,7 @@ class Encoding:
         actions: set[str] = set()
         for task in tasks:
             facts.update(task.fact_names)
+            facts.update(task.static_facts)
             actions.update(str(a) for a in task.actions)
         self.fact_names: list[str] = sorted(facts)
         self.fact_index = {name: i for i, name in enumerate(self.fact_names)}
@@ -141,26 +154,37 @@ class Encoding:
         return np.flatnonzero(flags)
 
     def observe(self, task: Task, bits: int) -> Any:
-        """The observation of the state with these bits (facts or graph mode)."""
+        """The observation of the state with these bits in this encoding's obs_mode (facts or graph)."""
+        return self.facts_vector(task, bits) if self.obs_mode == "facts" else self.graph(task, bits)
+
+    def facts_vector(self, task: Task, bits: int) -> np.ndarray:
+        """The facts observation (multi-hot state, then goal) of the state with these bits."""
         tables = self.tables(task)
-        ids = self._fact_ids(tables, bits)
-        if self.obs_mode == "facts":
+        vector = tables.facts.get(bits)
+        if vector is None:
+            ids = self._fact_ids(tables, bits)
             size = len(self.fact_names)
             vector = np.zeros(2 * size, dtype=np.int8)
             vector[tables.fact_map[ids]] = 1
+            vector[:size] |= tables.static_vector
             vector[size:] = tables.goal_vector
-            return vector
-        return self._graph(tables, ids)
+            if len(tables.facts) >= CACHE_LIMIT:
+                tables.facts.clear()
+            tables.facts[bits] = vector
+        return vector.copy()
 
-    def _graph(self, tables: _TaskTables, ids: np.ndarray) -> GraphInstance:
+    def graph(self, task: Task, bits: int) -> GraphInstance:
+        """The graph observation of the state with these bits."""
+        tables = self.tables(task)
+        ids = self._fact_ids(tables, bits)
         n_objects = len(tables.objects)
-        preds = np.concatenate([tables.fact_pred[ids], tables.goal_pred])
-        n_state = len(ids)
+        preds = np.concatenate([tables.static_pred, tables.fact_pred[ids], tables.goal_pred])
+        n_state = len(tables.static_pred) + len(ids)
         atoms = np.zeros((len(preds), self.node_dim), dtype=np.float32)
         atoms[:n_state, 1] = 1.0
         atoms[n_state:, 2] = 1.0
         atoms[np.arange(len(preds)), self.predicate_offset + preds] = 1.0
-        args = [tables.fact_args[i] for i in ids] + tables.goal_args
+        args = tables.static_args + [tables.fact_args[i] for i in ids] + tables.goal_args
         lengths = np.array([len(a) for a in args], dtype=np.int64)
         if lengths.sum():
             targets = np.concatenate(args)
@@ -189,9 +213,21 @@ class Encoding:
 
     def mask(self, task: Task, bits: int) -> np.ndarray:
         """int8 mask over `action_names` of the actions applicable in the state with these bits."""
-        mask = np.zeros(len(self.action_names), dtype=np.int8)
-        mask[self.tables(task).action_map[task.applicable_ids(bits)]] = 1
-        return mask
+        return self.applicable(task, bits)[1].copy()
+
+    def applicable(self, task: Task, bits: int) -> tuple[list[int], np.ndarray]:
+        """(the task's applicable action indices, the mask over `action_names`) of a state, cached by its bits:
+        treat both as read-only."""
+        tables = self.tables(task)
+        known = tables.applicable.get(bits)
+        if known is None:
+            ids = task.applicable_ids(bits)
+            mask = np.zeros(len(self.action_names), dtype=np.int8)
+            mask[tables.action_map[ids]] = 1
+            if len(tables.applicable) >= CACHE_LIMIT:
+                tables.applicable.clear()
+            known = tables.applicable[bits] = (ids, mask)
+        return known
 
     def space_mask(self, task: Task, bits: int) -> np.ndarray:
         """The mask in the shape of the action space (MaskablePPO's `action_masks()`): over `action_names` for

@@ -108,11 +108,12 @@ class PDDLVectorEnv(VectorEnv):
                 out[key] = lane._current.entry.id
             elif key == "admissible_actions":
                 names = lane._current.action_names
-                out[key] = [names[i] for i in task.applicable_ids(bits)]
+                ids = lane._encoding.applicable(task, bits)[0] if lane._encoding else task.applicable_ids(bits)
+                out[key] = [names[i] for i in ids]
             elif key == "goal_reached":
-                out[key] = task.is_goal(lane._state)
+                out[key] = task.is_goal_bits(bits)
             elif key == "action_mask":
-                out[key] = lane.encoding.mask(task, bits)
+                out[key] = lane._encoding.applicable(task, bits)[1].copy()
             elif key == "step":
                 out[key] = lane._steps
         return out
@@ -138,8 +139,10 @@ class PDDLVectorEnv(VectorEnv):
         return batched
 
     def _concatenated(self) -> Any:
+        if self.obs_mode != "facts":  # texts are immutable and every graph is built fresh: no copy needed
+            return tuple(self._obs)
         self._observations = concatenate(self.single_observation_space, self._obs, self._observations)
-        return copy.deepcopy(self._observations) if self.obs_mode != "facts" else self._observations.copy()
+        return self._observations.copy()
 
     # ---- Gymnasium VectorEnv API ------------------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None,
