@@ -28,7 +28,7 @@ from gymnasium.spaces import Box, Discrete, Graph, GraphInstance, MultiBinary, M
 
 from apb.engine.errors import ApbError
 from apb.engine.task import Task
-from apb.envs.spaces import PrintableText
+from apb.envs.spaces import PrintableText, action_index
 
 OBS_MODES = ("text", "facts", "graph")
 ACTION_MODES = ("text", "index", "lifted")
@@ -254,9 +254,7 @@ class Encoding:
     def action_text(self, task: Task, action: Any) -> Any:
         """The grounded PDDL string of an index or lifted action (text actions are returned unchanged)."""
         if self.action_mode == "index":
-            from apb.envs.wrappers import action_index
-
-            return self.action_names[action_index(action, len(self.action_names))]
+            return self.action_names[action_index(action, len(self.action_names), "action_mode='index'")]
         if self.action_mode == "lifted":
             values = np.asarray(action).reshape(-1)
             if values.shape != (1 + self.max_parameters,) or not np.issubdtype(values.dtype, np.integer):
