@@ -34,7 +34,7 @@ class GNNPolicy:
         self._encoders: dict[int, TaskEncoder] = {}
 
     @classmethod
-    def create(cls, domain: str, hidden: int = 32, iterations: tuple[int, int] = (6, 12)) -> GNNPolicy:
+    def create(cls, domain: str, hidden: int = 32, iterations: tuple[int, int] = (6, 24)) -> GNNPolicy:
         vocabulary = Vocabulary(load_domain(registry.domain_file(domain)))
         model = RelationalGNN(vocabulary.arities, len(vocabulary.types), len(vocabulary.flags), hidden)
         return cls(domain, model, {"domain": domain, "hidden": hidden, "iterations": list(iterations)})
