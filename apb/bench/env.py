@@ -153,8 +153,10 @@ def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: flo
         env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode="vector_entry_point",
                            max_episode_steps=24, obs_mode=obs)
     else:
+        # graphs have no fixed size, so AsyncVectorEnv cannot put them in shared memory
+        shared = {"vector_kwargs": {"shared_memory": False}} if mode == "async" and obs == "graph" else {}
         env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24,
-                           wrappers=[SelectInfo] if lean else None, obs_mode=obs)
+                           wrappers=[SelectInfo] if lean else None, obs_mode=obs, **shared)
     try:
         for problem in problems:
             env.reset(options={"problem": problem})

@@ -53,8 +53,8 @@ class _TaskTables:
     graph pieces (object node features, each fact's predicate and argument objects, the goal atoms)."""
 
     __slots__ = ("action_map", "applicable", "fact_args", "fact_map", "fact_pred", "facts", "goal_args", "goal_pred",
-                 "goal_vector", "nbytes", "object_features", "objects", "static_args", "static_bits", "static_pred",
-                 "static_vector")
+                 "goal_vector", "graphs", "nbytes", "object_features", "objects", "static_args", "static_bits",
+                 "static_pred", "static_vector")
 
     def __init__(self, encoding: Encoding, task: Task) -> None:
         self.fact_map = np.array([encoding.fact_index[f] for f in task.fact_names], dtype=np.int64)
@@ -63,6 +63,7 @@ class _TaskTables:
         self.nbytes = max(1, (len(task.fact_names) + 7) // 8)
         self.facts: dict[int, np.ndarray] = {}  # state bits -> facts vector, for states seen again
         self.applicable: dict[int, tuple[list[int], np.ndarray]] = {}  # state bits -> (applicable ids, mask)
+        self.graphs: dict[int, GraphInstance] = {}  # state bits -> graph observation
         self.objects = list(task.objects)
         position = {o: i for i, o in enumerate(self.objects)}
         goal = np.zeros(len(encoding.fact_names), dtype=np.int8)
@@ -174,9 +175,16 @@ class Encoding:
         return vector.copy()
 
     def graph(self, task: Task, bits: int) -> GraphInstance:
-        """The graph observation of the state with these bits."""
+        """The graph observation of the state with these bits (fresh arrays; built once per state)."""
         tables = self.tables(task)
-        ids = self._fact_ids(tables, bits)
+        known = tables.graphs.get(bits)
+        if known is None:
+            if len(tables.graphs) >= CACHE_LIMIT:
+                tables.graphs.clear()
+            known = tables.graphs[bits] = self._graph(tables, self._fact_ids(tables, bits))
+        return GraphInstance(known.nodes.copy(), known.edges.copy(), known.edge_links.copy())
+
+    def _graph(self, tables: _TaskTables, ids: np.ndarray) -> GraphInstance:
         n_objects = len(tables.objects)
         preds = np.concatenate([tables.static_pred, tables.fact_pred[ids], tables.goal_pred])
         n_state = len(tables.static_pred) + len(ids)
