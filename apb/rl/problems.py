@@ -30,20 +30,21 @@ class SizeRule:
 
 def _ferry(n: int) -> dict:
     locations = max(2, n // 3)
-    return {"locations": locations, "cars": max(1, n - locations - 1)}  # + the ferry
+    return {"locations": locations, "cars": max(1, n - locations)}
 
 
 def _logistics(n: int) -> dict:
-    # objects: 2 cities x 2 locations, 2 trucks, 1 airplane, the rest packages
-    return {"cities": 2, "locations": 2, "airplanes": 1, "packages": max(1, n - 7)}
+    # objects: 2 cities, 2 x 2 locations, 2 trucks, 1 airplane: 9, the rest packages
+    return {"cities": 2, "locations": 2, "airplanes": 1, "packages": max(1, n - 9)}
 
 
 SIZES: dict[str, SizeRule] = {
     "blocksworld": SizeRule(lambda n: {"blocks": n}, 2, "blocks"),
-    "gripper": SizeRule(lambda n: {"balls": max(1, n - 4)}, 5, "balls + 2 rooms + 2 grippers"),
-    "ferry": SizeRule(_ferry, 4, "cars + locations + the ferry"),
-    "logistics": SizeRule(_logistics, 8, "packages + 4 locations + 2 cities + 2 trucks + 1 airplane"),
-    "visitall": SizeRule(lambda n: {"width": max(2, n // 2), "height": 2, "holes": 0, "goals": n}, 4, "grid cells"),
+    "gripper": SizeRule(lambda n: {"balls": max(1, n - 5)}, 6, "balls + 2 rooms + 2 grippers + the robot"),
+    "ferry": SizeRule(_ferry, 3, "cars + locations"),
+    "logistics": SizeRule(_logistics, 10, "packages + 4 locations + 2 cities + 2 trucks + 1 airplane"),
+    "visitall": SizeRule(lambda n: {"width": max(2, n // 2), "height": 2, "holes": 0, "goals": 2 * max(2, n // 2)},
+                         4, "grid cells (a 2-row grid, every cell a goal)"),
 }
 
 
