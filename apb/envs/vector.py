@@ -195,7 +195,9 @@ class PDDLVectorEnv(VectorEnv):
             self._obs[i] = self._observe(lane, text)
             self._rewards[i] = reward
             self._terminations[i] = terminated
-            self._truncations[i] = limit is not None and lane._steps >= limit
+            self._truncations[i] = ((limit is not None and lane._steps >= limit)  # TimeLimit's rule
+                                    or (not terminated and lane._max_steps is not None
+                                        and lane._steps >= lane._max_steps))  # the env's own limit, if it has one
             fields = {"action_valid": valid, "feedback": text, "failure": failure, "look_around": look,
                       "action_cost": cost if valid else 0.0,
                       "action": executed if executed is not None else (action if isinstance(action, str)
