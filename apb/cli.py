@@ -503,6 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
     from apb.nl2pddl.cli import add_nl2pddl_parser
+    from apb.rl.cli import add_rl_parser
 
     add_nl_parser(sub)
     add_cache_parser(sub)
@@ -515,6 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
     from apb.integrations.cli import add_integration_parsers
 
     add_integration_parsers(sub)
+    add_rl_parser(sub)
 
     p = sub.add_parser("bench", help="performance benchmarks")
     bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)

@@ -107,8 +107,10 @@ def test_every_cli_agent_name_builds():
     from apb.agents import AGENTS, agent_class, make_agent
 
     assert list(AGENTS) == ["basic", "cot", "act", "react", "closed-loop", "open-loop", "basic-pddl", "act-pddl",
-                            "random", "bfs", "astar", "gbfs", "fd-opt", "fd-sat", "oracle", "llm+p", "human"]
-    for name in AGENTS:
+                            "random", "bfs", "astar", "gbfs", "fd-opt", "fd-sat", "oracle", "llm+p", "human", "gnn"]
+    with pytest.raises(AgentError, match="gnn:checkpoint=DIR"):  # a trained policy (apb rl train) is required
+        make_agent("gnn")
+    for name in (n for n in AGENTS if n != "gnn"):
         needs_llm = getattr(agent_class(name), "needs_llm", False)
         agent = make_agent(name, llm=ScriptedLLM(["x"])) if needs_llm else make_agent(name)
         assert agent.name == name

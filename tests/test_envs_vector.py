@@ -110,11 +110,20 @@ def test_literal_observation_spaces_bound_every_problem():
 def test_bench_env_vector_reports_single_sync_and_async(capsys):
     from apb.cli import main
 
-    assert main(["bench", "env", "--vector", "--domains", "blocksworld", "--seconds", "0.02", "--json"]) == 0
+    assert main(["bench", "env", "--vector", "--domains", "blocksworld", "--seconds", "0.02", "--json",
+                 "--obs", "text,facts"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert [r["mode"] for r in report["rows"]] == ["single", "sync", "async", "sync + SelectInfo",
-                                                   "async + SelectInfo"]
-    assert all(r["steps"] > 0 and r["steps_per_s"] > 0 for r in report["rows"])
-    assert [r["envs"] for r in report["rows"]] == [1, 2, 2, 2, 2]
+    modes = ["single", "native", "sync", "async", "sync + SelectInfo", "async + SelectInfo"]
+    assert [(r["obs"], r["mode"]) for r in report["rows"]] == [(o, m) for o in ("text", "facts") for m in modes]
+    assert all(r["steps"] > 0 and r["steps_per_s"] > 0 and r["domain"] == "blocksworld" for r in report["rows"])
+    assert [r["envs"] for r in report["rows"]] == [1, 2, 2, 2, 2, 2] * 2
+    single = {r["obs"]: r["steps_per_s"] for r in report["rows"] if r["mode"] == "single"}
+    assert all(r["vs_single"] == round(r["steps_per_s"] / single[r["obs"]], 3) for r in report["rows"])
+    assert main(["bench", "env", "--vector", "--domains", "blocksworld", "--seconds", "0.02", "--json",
+                 "--obs", "graph", "--modes", "native", "--num-envs", "3"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    assert [(r["obs"], r["mode"], r["envs"]) for r in rows] == [("graph", "native", 3)]
+    assert main(["bench", "env", "--vector", "--obs", "pixels"]) == 2
+    assert "--obs pixels" in capsys.readouterr().err
     assert main(["bench", "env", "--vector", "--domains", "blocksworld,nope"]) == 2
     assert "unknown domain(s) nope" in capsys.readouterr().err

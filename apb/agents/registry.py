@@ -27,6 +27,7 @@ AGENTS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "oracle": ("apb.agents.baselines", "OracleAgent", {}),
     "llm+p": ("apb.agents.llm_plus_p", "LLMPlusPAgent", {}),
     "human": ("apb.agents.human", "HumanAgent", {}),
+    "gnn": ("apb.rl.agent", "GNNPolicyAgent", {}),  # a policy from apb rl train (the rl extra): gnn:checkpoint=DIR
 }
 
 

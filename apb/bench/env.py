@@ -134,65 +134,116 @@ def print_env_report(report: dict[str, Any], console) -> None:
 
 
 # ---- vector envs (apb bench env --vector) ----------------------------------------------------------------------
-def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0,
-                      lean: bool = False) -> dict[str, float]:
-    """Env steps per second (summed over the envs) with admissible random actions: `mode` None is one env from
-    `gymnasium.make`, else `gymnasium.make_vec` in that mode ('sync' or 'async') with `num_envs` envs (`lean`:
-    with SelectInfo's default keys). Every problem is loaded before the clock starts (first loads are
-    `reset_latency`'s job)."""
-    rng = random.Random(seed)
-    problems = gym.make(env_id(domain)).unwrapped.problem_ids
-    if mode is None:
-        num_envs, env = 1, gym.make(env_id(domain), max_episode_steps=24)
-    else:
-        env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24,
-                           wrappers=[SelectInfo] if lean else None)
-    try:
-        for problem in problems:
+VECTOR_MODES = ("single", "native", "sync", "async", "sync + SelectInfo", "async + SelectInfo")
+OBS_MODES = ("text", "facts", "graph")
+
+
+class _Stepper:
+    """One env or vector env under measurement, stepped in slices (so the runs of one comparison interleave and a
+    change in the machine's load hits them alike) with admissible random actions."""
+
+    def __init__(self, domain: str, mode: str | None, num_envs: int, seed: int, lean: bool, obs: str) -> None:
+        self.rng = random.Random(seed)
+        self.mode = mode
+        if mode is None:
+            num_envs, env = 1, gym.make(env_id(domain), max_episode_steps=24, obs_mode=obs)
+        elif mode == "native":
+            env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode="vector_entry_point",
+                               max_episode_steps=24, obs_mode=obs)
+        else:
+            # graphs have no fixed size, so AsyncVectorEnv cannot put them in shared memory
+            shared = {"vector_kwargs": {"shared_memory": False}} if mode == "async" and obs == "graph" else {}
+            env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24,
+                               wrappers=[SelectInfo] if lean else None, obs_mode=obs, **shared)
+        self.env, self.num_envs = env, num_envs
+        for problem in gym.make(env_id(domain)).unwrapped.problem_ids:  # load every problem before timing
             env.reset(options={"problem": problem})
-        _, info = env.reset(seed=seed)
-        steps, start = 0, time.perf_counter()
+        _, self.info = env.reset(seed=seed)
+        self.steps, self.seconds = 0, 0.0
+
+    def run(self, seconds: float) -> None:
+        env, rng, info = self.env, self.rng, self.info
+        start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             for _ in range(16):
-                if mode is None:
+                if self.mode is None:
                     _, _, terminated, truncated, info = env.step(rng.choice(info["admissible_actions"]))
                     if terminated or truncated:
                         _, info = env.reset()
                 else:  # vector envs reset finished episodes themselves
                     _, _, _, _, info = env.step(tuple(rng.choice(a) for a in info["admissible_actions"]))
-                steps += num_envs
-        elapsed = time.perf_counter() - start
+                self.steps += self.num_envs
+        self.seconds += time.perf_counter() - start
+        self.info = info
+
+    def result(self) -> dict[str, float]:
+        return {"envs": self.num_envs, "steps": self.steps, "seconds": self.seconds,
+                "steps_per_s": self.steps / self.seconds}
+
+
+def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0,
+                      lean: bool = False, obs: str = "text") -> dict[str, float]:
+    """Env steps per second (summed over the envs) with admissible random actions: `mode` None is one env from
+    `gymnasium.make`, "native" apb's own vector env (`gymnasium.make_vec`'s default, lean batched infos), else
+    `gymnasium.make_vec` in that Gymnasium mode ('sync' or 'async') with `num_envs` envs (`lean`: with
+    SelectInfo's default keys). `obs` is the obs_mode. Every problem is loaded before the clock starts (first
+    loads are `reset_latency`'s job)."""
+    stepper = _Stepper(domain, mode, num_envs, seed, lean, obs)
+    try:
+        stepper.run(seconds)
     finally:
-        env.close()
-    return {"envs": num_envs, "steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+        stepper.env.close()
+    return stepper.result()
 
 
-def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num_envs: int = 2) -> dict[str, Any]:
-    """Single env, SyncVectorEnv and AsyncVectorEnv steps/s per domain (default: blocksworld, logistics), the
-    vector envs with full infos and with SelectInfo's lean ones."""
+def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num_envs: int = 2,
+                     obs_modes: list[str] | None = None, modes: list[str] | None = None,
+                     rounds: int = 5) -> dict[str, Any]:
+    """Per domain (default: blocksworld, logistics) and observation mode (default: text, facts, graph): a single
+    env, apb's native vector env, Gymnasium's SyncVectorEnv and AsyncVectorEnv with full infos and with
+    SelectInfo's lean ones (`modes` picks some of VECTOR_MODES). The runs of one domain and observation mode
+    alternate in `rounds` slices of `seconds / rounds` each; `vs_single` is steps/s over the single env's."""
     register_envs()
     rows = []
+    modes = modes or list(VECTOR_MODES)
     for domain in domains or ["blocksworld", "logistics"]:
-        for mode, lean in ((None, False), ("sync", False), ("async", False), ("sync", True), ("async", True)):
-            name = (mode or "single") + (" + SelectInfo" if lean else "")
-            rows.append({"domain": domain, "mode": name,
-                         **_rounded(vector_throughput(domain, mode, num_envs, seconds, lean=lean))})
+        for obs in obs_modes or list(OBS_MODES):
+            names = ["single", *(m for m in modes if m != "single")]
+            steppers = {}
+            try:
+                for name in names:
+                    mode = None if name == "single" else name.split(" + ")[0]
+                    steppers[name] = _Stepper(domain, mode, num_envs, 0, "SelectInfo" in name, obs)
+                for _ in range(rounds):
+                    for stepper in steppers.values():
+                        stepper.run(seconds / rounds)
+            finally:
+                for stepper in steppers.values():
+                    stepper.env.close()
+            single = steppers["single"].result()["steps_per_s"]
+            for name in names:
+                if name in modes:
+                    row = _rounded(steppers[name].result())
+                    rows.append({"domain": domain, "mode": name, "obs": obs, **row,
+                                 "vs_single": round(row["steps_per_s"] / single, 3)})
     return {"apb_version": __version__, "python": platform.python_version(), "machine": platform.machine(),
-            "cpus": os.cpu_count(), "seconds_per_run": seconds, "num_envs": num_envs, "rows": rows}
+            "cpus": os.cpu_count(), "seconds_per_run": seconds, "rounds": rounds, "num_envs": num_envs,
+            "rows": rows}
 
 
 def print_vector_report(report: dict[str, Any], console) -> None:
     from rich.table import Table
 
     table = Table(title=f"apb {report['apb_version']} vector envs (Python {report['python']}, {report['cpus']} CPUs)",
-                  caption=f"env steps/s summed over the envs; {report['seconds_per_run']} s per run, admissible "
-                          "random actions, 24-step episodes, every problem loaded first")
-    for column in ("domain", "mode", "envs", "steps/s", "vs single"):
-        table.add_column(column, justify="left" if column in ("domain", "mode") else "right", no_wrap=True)
-    single = {r["domain"]: r["steps_per_s"] for r in report["rows"] if r["mode"] == "single"}
+                  caption=f"env steps/s summed over the envs; {report['seconds_per_run']} s per run in "
+                          f"{report['rounds']} interleaved slices, admissible "
+                          "random actions, 24-step episodes, every problem loaded first; vs single: the single env "
+                          "with the same observations")
+    for column in ("domain", "obs", "mode", "envs", "steps/s", "vs single"):
+        table.add_column(column, justify="left" if column in ("domain", "mode", "obs") else "right", no_wrap=True)
     for r in report["rows"]:
-        table.add_row(r["domain"], r["mode"], str(r["envs"]), f"{r['steps_per_s']:,.0f}",
-                      f"{r['steps_per_s'] / single[r['domain']]:.2f}x")
+        table.add_row(r["domain"], r["obs"], r["mode"], str(r["envs"]), f"{r['steps_per_s']:,.0f}",
+                      f"{r['vs_single']:.2f}x")
     console.width = max(console.width, 120)
     console.print(table)
 
@@ -206,6 +257,9 @@ def add_bench_env_parser(bench_subparsers) -> None:
     p.add_argument("--vector", action="store_true",
                    help="steps/s of gymnasium.make_vec sync and async vector envs next to a single env")
     p.add_argument("--num-envs", type=int, default=2, help="envs per vector env with --vector (default 2)")
+    p.add_argument("--obs", help="with --vector: comma-separated observation modes (default: text,facts,graph)")
+    p.add_argument("--modes", help="with --vector: comma-separated runs of " + ", ".join(VECTOR_MODES)
+                                   + " (default: all; single is always measured for vs_single)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_bench_env)
 
@@ -219,7 +273,13 @@ def cmd_bench_env(args) -> int:
     if unknown:
         raise ApbError(f"unknown domain(s) {', '.join(unknown)}: apb bench env takes bundled domains "
                        f"({', '.join(sorted(ENV_NAMES))})")
+    obs_modes, modes = comma_list(args.obs), comma_list(args.modes)
+    if bad := [o for o in obs_modes or () if o not in OBS_MODES]:
+        raise ApbError(f"--obs {','.join(bad)}: the observation modes are {', '.join(OBS_MODES)}")
+    if bad := [m for m in modes or () if m not in VECTOR_MODES]:
+        raise ApbError(f"--modes {','.join(bad)}: the runs are {', '.join(VECTOR_MODES)}")
     if args.vector:
-        report = run_vector_bench(comma_list(args.domains), seconds=args.seconds, num_envs=args.num_envs)
+        report = run_vector_bench(comma_list(args.domains), seconds=args.seconds, num_envs=args.num_envs,
+                                  obs_modes=obs_modes, modes=modes)
         return show_report(report, print_vector_report, args.json)
     return show_report(run_env_bench(comma_list(args.domains), seconds=args.seconds), print_env_report, args.json)

@@ -16,6 +16,7 @@ from apb.engine.errors import ApbError
 
 NAMESPACE = "apb"
 ENTRY_POINT = "apb.envs.text_env:PDDLTextEnv"
+VECTOR_ENTRY_POINT = "apb.envs.vector:PDDLVectorEnv"  # gymnasium.make_vec's default for every apb id
 GENERIC_ID = f"{NAMESPACE}/PDDL-v0"  # any problem source: domain= (a name or folder), or domain_file= + problem_file=
 # Bundled domain -> the name in its id (apb/<Name>-v0), for the domains the registry lists.
 ENV_NAMES = {domain: domain.capitalize() for domain in BUNDLED}
@@ -38,7 +39,8 @@ def register_envs() -> list[str]:
 def _register(id_: str, kwargs: dict, limit) -> str:
     """Registers once; `limit()` gives the id's default step limit (only computed when registering)."""
     if id_ not in registry:
-        register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs, max_episode_steps=limit())
+        register(id=id_, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT, kwargs=kwargs,
+                 max_episode_steps=limit())
     return id_
 
 
@@ -59,5 +61,6 @@ def register_dataset(source, env_id: str | None = None, **kwargs) -> str:
     if taken is not None:
         raise ApbError(f"the id {env_id} is already registered (for {taken.kwargs.get('domain') or 'another dataset'})"
                        f"; pass env_id='apb/<YourName>-v0' to register_dataset")
-    register(id=env_id, entry_point=ENTRY_POINT, kwargs=spec_kwargs, max_episode_steps=step_limit(dataset))
+    register(id=env_id, entry_point=ENTRY_POINT, vector_entry_point=VECTOR_ENTRY_POINT, kwargs=spec_kwargs,
+             max_episode_steps=step_limit(dataset))
     return env_id

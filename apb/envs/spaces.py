@@ -1,5 +1,6 @@
-"""A text space that accepts any printable text (Gymnasium's default `Text` charset has no spaces), and its
-shared memory for AsyncVectorEnv, so `gymnasium.make_vec(..., vectorization_mode="async")` returns the real text."""
+"""A text space that accepts any printable text (Gymnasium's default `Text` charset has no spaces), its shared memory
+for AsyncVectorEnv (so `gymnasium.make_vec(..., vectorization_mode="async")` returns the real text), and the integer
+action-index check of discrete action spaces."""
 
 from __future__ import annotations
 
@@ -18,6 +19,23 @@ from apb.engine.errors import ApbError
 
 # What `sample()` draws from: printable ASCII without the vertical tab and form feed.
 SAMPLE_CHARSET = "".join(c for c in string.printable if c not in "\x0b\x0c\r")
+
+
+def action_index(action: Any, size: int, who: str = "DiscreteActions") -> int:
+    """An integer action index (a Python or numpy integer, or a one-element integer array) checked against
+    0..size-1; anything else is an ApbError that says what to pass."""
+    value = action
+    if isinstance(value, np.ndarray) and value.size == 1 and np.issubdtype(value.dtype, np.integer):
+        value = value.reshape(()).item()
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        shown = repr(action) if len(repr(action)) <= 60 else repr(action)[:57] + "..."
+        hint = "; env.action_names lists the action of each index" if isinstance(action, str) else ""
+        raise ApbError(f"{who} takes an integer action index 0-{size - 1}, got {shown} "
+                       f"({type(action).__name__}){hint}")
+    index = int(value)
+    if not 0 <= index < size:
+        raise ApbError(f"action index {index} is out of range 0-{size - 1}")
+    return index
 
 
 class PrintableText(Text):

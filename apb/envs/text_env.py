@@ -11,10 +11,12 @@ import os
 from typing import Any, ClassVar
 
 import gymnasium as gym
+import numpy as np
 
 from apb.datasets import Dataset, ProblemEntry, optimal_length, resolve
 from apb.engine.errors import ActionError, ApbError
 from apb.engine.task import State, Task
+from apb.envs.observations import Encoding, check_modes
 from apb.envs.spaces import PrintableText
 from apb.nl.feedback import NLFeedback, PDDLFeedback, diagnose, split_action
 from apb.nl.render import DomainText, TaskText
@@ -107,6 +109,10 @@ class PDDLTextEnv(gym.Env):
       gold_plan, state, state_pddl, admissible_actions, goal_reached, unsatisfied_goals, step; `step` adds action,
       action_valid, failure (`kind`, `unmet`, `text`), look_around and action_cost (`task.cost` of the executed
       action as a float: 1.0 per action without action costs, 0.0 for look-around, finish and invalid actions).
+    - `obs_mode` ("text" | "facts" | "graph") and `action_mode` ("text" | "index" | "lifted"): policy-ready
+      observations and actions (apb.envs.observations); outside text/text, `info["action_mask"]` (int8 over
+      `action_names`) is in every info and text feedback moves to `info["feedback"]`. `action_masks()` (MaskablePPO)
+      works in every mode.
     - `reset(seed, options={"problem": N})`: a problem number (`1` and `"1"` alike), id or path; without one the
       seed picks a problem. Other option keys are an error.
     """
@@ -117,7 +123,9 @@ class PDDLTextEnv(gym.Env):
                  problem: Any = None, problems: Any = None, domain_file: str | os.PathLike | None = None,
                  problem_file: str | os.PathLike | None = None, dataset: str | os.PathLike | Dataset | None = None,
                  description: str | os.PathLike = "curated", require_finish: bool = False,
-                 max_episode_steps: int | None = None, render_mode: str | None = None) -> None:
+                 max_episode_steps: int | None = None, render_mode: str | None = None, obs_mode: str = "text",
+                 action_mode: str = "text") -> None:
+        check_modes(obs_mode, action_mode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ApbError(f"render_mode {render_mode!r} is not supported: use 'ansi', 'human' or None")
         sources = [s for s in (domain, dataset, domain_file) if s is not None]
@@ -141,10 +149,17 @@ class PDDLTextEnv(gym.Env):
         self.domain_pddl = self.dataset.domain_text()
         self.domain_text = DomainText(self.dataset.domain, self.templates).description()
         self.action_schemas = self._schemas()
-        self.observation_space = PrintableText(MAX_OBSERVATION_LENGTH)
-        self.action_space = PrintableText(MAX_ACTION_LENGTH)
+        self.obs_mode, self.action_mode = obs_mode, action_mode
         self._fixed_problem = self.dataset.entry(problem) if problem is not None else None
         self._loaded: dict[str, _Loaded] = {}
+        self._encoding: Encoding | None = None
+        self._encoded = (obs_mode, action_mode) != ("text", "text")  # observations/actions through the encoding
+        if self._encoded:
+            self.observation_space = self.encoding.observation_space(MAX_OBSERVATION_LENGTH)
+            self.action_space = self.encoding.action_space(MAX_ACTION_LENGTH)
+        else:
+            self.observation_space = PrintableText(MAX_OBSERVATION_LENGTH)
+            self.action_space = PrintableText(MAX_ACTION_LENGTH)
         self._current: _Loaded | None = None
         self._state: State | None = None
         self._steps = 0
@@ -211,7 +226,15 @@ class PDDLTextEnv(gym.Env):
         return loaded
 
     # ---- Gymnasium API ----------------------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[str, dict]:
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
+        observation = self._begin(seed, options)
+        info = self._info(self._state)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(observation, info), info
+
+    def _begin(self, seed: int | None, options: dict | None) -> str:
+        """The reset without info: seeds, picks the problem, returns the task text."""
         super().reset(seed=seed)
         options = options or {}
         if unknown := sorted(set(options) - set(RESET_OPTIONS)):
@@ -231,16 +254,62 @@ class PDDLTextEnv(gym.Env):
         self._terminated = False
         observation = self._current.observation
         self._history = [("", observation)]
-        info = self._info(self._state)
-        if self.render_mode == "human":
-            self.render()
-        return observation, info
+        return observation
 
-    def step(self, action: Any) -> tuple[str, float, bool, bool, dict]:
+    # ---- observation and action modes (apb.envs.observations) -------------------------------------------------
+    @property
+    def encoding(self) -> Encoding:
+        """The fixed fact and action index of this env's split (built over every problem on first use)."""
+        if self._encoding is None:
+            tasks = [self.task_for(entry.id) for entry in self.dataset.problems]
+            self._encoding = Encoding(self.dataset.domain, tasks, self.obs_mode, self.action_mode)
+        return self._encoding
+
+    @property
+    def action_names(self) -> list[str]:
+        """The ground action of each index (action_mode="index") and of each entry of the action mask."""
+        return self.encoding.action_names
+
+    def action_masks(self) -> np.ndarray:
+        """The applicable actions of the current state in the shape of the action space, as booleans
+        (Stable-Baselines3 MaskablePPO's convention; see Encoding.space_mask for lifted actions)."""
+        return self.encoding.space_mask(self.task, self.state.bits)
+
+    def _observe(self, text: str, info: dict) -> Any:
+        """The observation of the current state in this env's obs_mode; outside text mode the text goes to
+        info["feedback"]. Adds info["action_mask"] whenever an encoding is in use."""
+        if not self._encoded:
+            return text
+        task, bits = self._current.task, self._state.bits
+        info["action_mask"] = self._encoding.mask(task, bits)
+        if self.obs_mode == "text":
+            return text
+        info["feedback"] = text
+        return self._encoding.observe(task, bits)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
         if self._current is None:
             raise ApbError("call reset() before step()")
+        if self._encoded and self.action_mode != "text":
+            action = self._encoding.action_text(self._current.task, action)
         if self._terminated:
             return self._step_after_end(action)
+        observation, reward, terminated, valid, failure, executed, look, cost = self._transition(action)
+        truncated = not terminated and self._max_steps is not None and self._steps >= self._max_steps
+        info = self._info(self._state)
+        info["action"] = executed if executed is not None else (action if isinstance(action, str) else repr(action))
+        info["action_valid"] = valid
+        info["failure"] = failure
+        info["look_around"] = look
+        info["action_cost"] = cost if valid else 0.0
+        self._history.append((info["action"], observation))
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(observation, info), reward, terminated, truncated, info
+
+    def _transition(self, action: Any) -> tuple[str, float, bool, bool, dict, str | None, bool, float]:
+        """One step on the state (no info): (feedback, reward, terminated, valid, failure, executed action,
+        look-around, cost). The native vector env calls it directly and batches only the infos it needs."""
         loaded = self._current
         task = loaded.task
         state = self._state
@@ -296,18 +365,8 @@ class PDDLTextEnv(gym.Env):
                 valid = False
                 observation = feedback.failure(diagnosis)
                 failure = {"kind": diagnosis.kind, "unmet": [], "text": observation}
-        truncated = not terminated and self._max_steps is not None and self._steps >= self._max_steps
         self._terminated = terminated
-        info = self._info(state)
-        info["action"] = executed if executed is not None else (action if isinstance(action, str) else repr(action))
-        info["action_valid"] = valid
-        info["failure"] = failure
-        info["look_around"] = look
-        info["action_cost"] = cost if valid else 0.0
-        self._history.append((info["action"], observation))
-        if self.render_mode == "human":
-            self.render()
-        return observation, reward, terminated, truncated, info
+        return observation, reward, terminated, valid, failure, executed, look, cost
 
     def _step_after_end(self, action: Any) -> tuple[str, float, bool, bool, dict]:
         """A step after the episode terminated: nothing changes, `terminated` stays True, reward 0.0."""
@@ -320,7 +379,7 @@ class PDDLTextEnv(gym.Env):
         info["look_around"] = False
         info["action_cost"] = 0.0
         self._history.append((info["action"], observation))
-        return observation, 0.0, True, False, info
+        return self._observe(observation, info), 0.0, True, False, info
 
     def _info(self, state: State) -> dict:
         loaded = self._current

@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium.spaces import Dict, Discrete
 
 from apb.engine.errors import ApbError
-from apb.envs.spaces import TextTuple
+from apb.envs.spaces import TextTuple, action_index
 
 MAX_LITERAL_LENGTH = 1000  # characters of one literal or object in LiteralObservations
 SELECT_INFO_KEYS = ("problem_id", "admissible_actions", "action_valid", "goal_reached")
@@ -39,23 +39,6 @@ def every_task(env: gym.Env) -> list:
     """The grounded task of every problem the env can pick (loaded once; fixed indices are built over them)."""
     base = _base(env)
     return [base.task_for(entry.id) for entry in base.dataset.problems]
-
-
-def action_index(action: Any, size: int) -> int:
-    """An integer action index (a Python or numpy integer, or a one-element integer array) checked against
-    0..size-1; anything else is an ApbError that says what to pass."""
-    value = action
-    if isinstance(value, np.ndarray) and value.size == 1 and np.issubdtype(value.dtype, np.integer):
-        value = value.reshape(()).item()
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        shown = repr(action) if len(repr(action)) <= 60 else repr(action)[:57] + "..."
-        hint = "; env.action_names lists the action of each index" if isinstance(action, str) else ""
-        raise ApbError(f"DiscreteActions takes an integer action index 0-{size - 1}, got {shown} "
-                       f"({type(action).__name__}){hint}")
-    index = int(value)
-    if not 0 <= index < size:
-        raise ApbError(f"action index {index} is out of range 0-{size - 1}")
-    return index
 
 
 class DiscreteActions(gym.Wrapper, gym.utils.RecordConstructorArgs):

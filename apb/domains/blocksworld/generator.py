@@ -1,7 +1,7 @@
 """Random Blocksworld problems: initial and goal towers drawn uniformly from all configurations of `blocks` blocks.
 
 Parameters:
-    blocks -- number of blocks, named block_a, block_b, ... (2..26).
+    blocks -- number of blocks, named block_a, ..., block_z, then block_aa, block_ab, ... (2..100).
 
 Both configurations are sampled uniformly over all arrangements of the blocks into towers (as Slaney and
 Thiebaux's bwstates does): first the number of towers, weighted by how many arrangements have it (Lah numbers),
@@ -18,14 +18,16 @@ from string import ascii_lowercase
 from apb.domains.generation import check_range, merge_parameters
 
 PARAMETERS: dict[str, int] = {"blocks": 4}
-MAX_BLOCKS = len(ascii_lowercase)
+MAX_BLOCKS = 100  # the learned-policy evaluation (apb rl eval) draws up to 30 blocks
 
 Towers = list[list[str]]  # each tower listed bottom to top
 
 
 def block_names(count: int) -> list[str]:
-    """block_a, block_b, ... for `count` blocks."""
-    return [f"block_{ascii_lowercase[i]}" for i in range(count)]
+    """block_a, block_b, ..., block_z, block_aa, block_ab, ... for `count` blocks."""
+    letters = ascii_lowercase
+    return [f"block_{letters[i]}" if i < len(letters) else f"block_{letters[i // len(letters) - 1]}"
+            f"{letters[i % len(letters)]}" for i in range(count)]
 
 
 def arrangements(n: int, towers: int) -> int:

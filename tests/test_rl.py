@@ -1,0 +1,93 @@
+"""The learned general policy (the rl extra): a tiny model trained for a few steps end to end (labelled state
+spaces, checkpoint, reload, evaluation report, the gnn agent in an episode), and MaskablePPO on apb's facts
+observations with masked discrete actions. Without the extra only the error message is tested."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import apb.envs  # noqa: F401  (registers the ids)
+from apb.cli import main
+from apb.errors import ApbError
+
+
+def test_apb_rl_without_torch_is_a_one_line_error(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    assert main(["rl", "train", "blocksworld", "--max-objects", "4", "--out", str(tmp_path)]) == 2
+    assert "pip install 'apb[rl]'" in capsys.readouterr().err
+
+
+def test_cost_to_go_labels_are_optimal_distances():
+    from apb.planners import breadth_first_search
+    from apb.rl.problems import cost_to_go, generate
+
+    problem = generate("blocksworld", 4, seed=3)
+    labels = cost_to_go(problem.task)
+    assert labels[problem.task.initial_state.bits] == len(breadth_first_search(problem.task).plan)
+    assert min(labels.values()) == 0 and len(labels) == 125  # every state of 4 blocks reaches the goal
+    assert cost_to_go(generate("blocksworld", 6, seed=3).task, limit=100) is None
+
+
+def test_size_rules_and_ranges_are_checked():
+    from apb.rl.problems import generate, parse_range
+
+    assert parse_range("10-30") == (10, 30) and parse_range("7") == (7, 7)
+    with pytest.raises(ApbError, match="--objects '30-10'"):
+        parse_range("30-10")
+    with pytest.raises(ApbError, match="no size rule for 'movie'"):
+        generate("movie", 5, seed=0)
+    assert len(generate("blocksworld", 30, seed=1).task.objects) == 30
+
+
+def test_train_checkpoint_eval_and_agent_end_to_end(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from apb.agents import make_agent
+    from apb.agents.episode import run_episode
+    from apb.rl.policy import GNNPolicy
+
+    out = tmp_path / "policy"
+    assert main(["rl", "train", "blocksworld", "--max-objects", "4", "--out", str(out), "--problems", "3",
+                 "--epochs", "2", "--states", "40", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["samples"] > 0 and len(summary["epochs"]) == 2 and (out / "policy.pt").is_file()
+    policy = GNNPolicy.load(out)
+    assert policy.settings["max_objects"] == 4 and policy.settings["epochs_done"] == 2
+    assert main(["rl", "eval", str(out), "--objects", "4-5", "--problems", "3", "--optimal-timeout", "5",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["problems"] == 3 and 0.0 <= report["coverage"] <= 1.0
+    assert {"coverage", "mean_length_ratio", "sizes", "random_coverage", "bfs_coverage"} <= set(report)
+    assert sum(row["problems"] for row in report["sizes"]) == 3
+    for row in report["problems_detail"]:
+        assert row["optimal"] is not None and row["lower_bound"] <= row["optimal"]
+        if row["solved"]:
+            assert row["length"] >= row["optimal"]
+    # the trained policy as an agent in an episode: every action it sends is applicable
+    agent = make_agent(f"gnn:checkpoint={out}")
+    env = gym.make("apb/Blocksworld-v0", problem=1, max_episode_steps=20)
+    result = run_episode(env, agent)
+    assert len(result.steps) >= 1 and result.invalid_actions == 0
+    assert main(["rl", "eval", str(tmp_path / "missing"), "--objects", "4-5"]) == 2
+    assert "is not a trained policy" in capsys.readouterr().err
+
+
+def test_maskable_ppo_trains_on_facts_observations_with_masked_actions():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
+    # make_vec_env asks for render_mode="rgb_array" by default; apb's envs render text only
+    envs = make_vec_env("apb/Blocksworld-v0", n_envs=4, env_kwargs={"obs_mode": "facts", "action_mode": "index",
+                                                                      "max_episode_steps": 16, "render_mode": None})
+    model = MaskablePPO("MlpPolicy", envs, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=256)
+    assert model.num_timesteps >= 256
+    obs = envs.reset()
+    masks = np.stack(envs.env_method("action_masks"))
+    actions, _ = model.predict(obs, action_masks=masks)
+    assert all(mask[a] for mask, a in zip(masks, actions))  # masked predictions pick applicable actions
