@@ -236,6 +236,8 @@ _FLOOR_SHAPE = sorted([
     (3, ("available-color", "robot-has"), ("robot-has",), ("robot-has",)),
     (4, ("robot-at", "robot-has", "up"), ("painted",), ()),
     (4, ("robot-at", "robot-has", "up"), ("painted",), ()),
+    (4, ("right", "robot-at", "robot-has"), ("painted",), ()),
+    (4, ("right", "robot-at", "robot-has"), ("painted",), ()),
     (3, ("robot-at", "up"), ("robot-at",), ("robot-at",)),
     (3, ("robot-at", "up"), ("robot-at",), ("robot-at",)),
     (3, ("right", "robot-at"), ("robot-at",), ("robot-at",)),
@@ -265,8 +267,9 @@ def _components(tiles, edges) -> dict[str, frozenset]:
 
 
 def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
-    """The exact closure of a goal of Planetarium's simplified Floor Tile: robots roam their connected part of the
-    grid and may switch to any available colour; paint is never removed and never blocks. A goal implies the static
+    """The exact closure of a goal of Planetarium's Floor Tile (its official file: painting up, down, left and right):
+    robots roam their connected part of the grid and may switch to any available colour; paint is never removed and
+    never blocks. A goal implies the static
     facts, the paint already on the floor, a robot's tile when it cannot move and its colour when it has no other."""
     if scene.goal_neg or _shape(domain, {}) != _FLOOR_SHAPE:
         return None
@@ -281,7 +284,7 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
     statics = frozenset(f for f in scene.init if f[0] in _FLOOR_STATIC)
     available = {f[1] for f in statics if f[0] == "available-color"}
     component = _components(tiles, [f[1:] for f in statics if f[0] in ("up", "right")])
-    vertical = [f[1:] for f in statics if f[0] == "up"]
+    neighbours = [f[1:] for f in statics if f[0] in ("up", "right")]  # a robot paints the tile next to it
     colours = {r: {has[r]} | available for r in robots}
     places = {r: component.get(at[r], frozenset({at[r]})) for r in robots}
 
@@ -304,7 +307,7 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
                 return unsolvable(f"{args[0]} cannot get colour {args[1]}")
         elif pred == "painted" and fact not in scene.init and not any(
                 args[1] in colours[r] and any(args[0] in (a, b) and (b if a == args[0] else a) in places[r]
-                                              for a, b in vertical) for r in robots):
+                                              for a, b in neighbours) for r in robots):
             return unsolvable(f"no robot can paint {args[0]} {args[1]}")
     if any(len(v) > 1 for v in (*goal_at.values(), *goal_has.values())):
         return unsolvable("a robot on two tiles or with two colours")
