@@ -4,8 +4,6 @@ layout (`<task>/test.<fmt>.json`), and append-only JSONL result files that survi
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterable
 from pathlib import Path
 
 from apb.acp.errors import ACPError
@@ -78,15 +76,6 @@ def read_questions(source: str | Path) -> list[Question]:
             questions.append(Question.from_dict(record))
         return questions
     return import_file(path)
-
-
-def append_jsonl(path: Path, records: Iterable[dict]) -> None:
-    """Appends records and fsyncs, so a result written is never lost to an interruption."""
-    with open(path, "a", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
 
 
 def read_results(path: Path) -> list[dict]:

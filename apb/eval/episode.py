@@ -26,8 +26,6 @@ from apb.eval.trajectory import (
     slim_event,
 )
 
-EpisodeInterrupted = ItemInterrupted  # raised inside a running episode when the run is being stopped (Ctrl-C)
-
 
 class EpisodeItem:
     """An episode as an item of the one runner (`apb.eval.items`): its record is the trajectory's footer."""
@@ -112,7 +110,7 @@ def episode_header(spec: EpisodeSpec, env_id: str | None, info: dict | None, spl
 
 
 class _StoppableAgent(AgentWrapper):
-    """Delegates to an agent, but raises EpisodeInterrupted before an action once `stop` is set."""
+    """Delegates to an agent, but raises ItemInterrupted before an action once `stop` is set."""
 
     def __init__(self, agent: Any, stop: threading.Event) -> None:
         super().__init__(agent)
@@ -120,12 +118,12 @@ class _StoppableAgent(AgentWrapper):
 
     def reset(self, observation: str, info: dict) -> None:
         if self._stop.is_set():
-            raise EpisodeInterrupted
+            raise ItemInterrupted
         self.agent.reset(observation, info)
 
     def act(self, observation: str, info: dict) -> str:
         if self._stop.is_set():
-            raise EpisodeInterrupted
+            raise ItemInterrupted
         return self.agent.act(observation, info)
 
 

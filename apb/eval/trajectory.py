@@ -263,11 +263,3 @@ def read_trajectory(path: str | Path) -> dict[str, Any]:
         raise TrajectoryError(f"{path}: the trajectory has no footer line (the episode did not finish; re-run it "
                               "with apb eval --resume after deleting the file)")
     return {"header": header, "steps": steps, "footer": footer}
-
-
-def finished_ids(episodes_dir: str | Path) -> set[str]:
-    """Ids of the episodes whose final `.jsonl` exists."""
-    folder = Path(episodes_dir)
-    if not folder.is_dir():
-        return set()
-    return {p.name[: -len(FINAL_SUFFIX)] for p in folder.glob("*" + FINAL_SUFFIX)}
