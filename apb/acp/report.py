@@ -14,6 +14,7 @@ from apb.acp.errors import ACPError
 from apb.acp.evaluate import RESULTS_FILE
 from apb.acp.io import read_results
 from apb.acp.records import FORMATS, TASKS
+from apb.eval.items import latest_by_id
 
 SUMMARY_FILE = "acp_summary.json"
 REPORT_FILE = "acp_report.md"
@@ -49,11 +50,8 @@ def summarize(folders: list[str | Path]) -> dict:
         path = path / RESULTS_FILE if path.is_dir() else path
         if not path.is_file():
             raise ACPError(f"{path}: no results here: run apb acp eval QUESTIONS --llm SPEC --out DIR first")
-        latest = {}
-        for record in read_results(path):  # a question asked again (an error retried) counts once: the last answer
-            latest.pop(record.get("id"), None)
-            latest[record.get("id")] = record
-        results.extend(latest.values())
+        # a question asked again (an error retried) counts once: its last answer
+        results.extend(latest_by_id(read_results(path)).values())
     if not results:
         raise ACPError("the results files are empty")
     order = {t: i for i, t in enumerate(TASKS)}

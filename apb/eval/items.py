@@ -42,6 +42,17 @@ def is_error(record: dict | None) -> bool:
     return bool(record and record.get("error"))
 
 
+def latest_by_id(records) -> dict[str, dict]:
+    """Records by id, the latest of an id winning (an item run again by --resume counts once), in the order of
+    their last appearance."""
+    latest: dict[str, dict] = {}
+    for record in records:
+        if isinstance(record, dict) and "id" in record:
+            latest.pop(str(record["id"]), None)
+            latest[str(record["id"])] = record
+    return latest
+
+
 class TrajectoryStore:
     """Episodes: `OUT/episodes/<id>.jsonl`, written by the episode itself (a `.part` file until its footer); the
     record of an episode is its footer."""
@@ -49,23 +60,18 @@ class TrajectoryStore:
     def __init__(self, out: str | Path) -> None:
         self.folder = Path(out) / "episodes"
 
-    def records(self) -> dict[str, dict]:
-        found = {}
+    def read(self) -> tuple[dict[str, dict], list[str]]:
+        """(footer by episode id, the problems of the files that do not read back whole), in one pass."""
+        found, problems = {}, []
         for path in sorted(self.folder.glob("*" + FINAL_SUFFIX)) if self.folder.is_dir() else ():
             try:
                 found[path.name[: -len(FINAL_SUFFIX)]] = read_trajectory(path)["footer"]
-            except TrajectoryError:
-                continue  # listed by damaged()
-        return found
-
-    def damaged(self) -> list[str]:
-        problems = []
-        for path in sorted(self.folder.glob("*" + FINAL_SUFFIX)) if self.folder.is_dir() else ():
-            try:
-                read_trajectory(path)
             except TrajectoryError as err:
                 problems.append(str(err))
-        return problems
+        return found, problems
+
+    def records(self) -> dict[str, dict]:
+        return self.read()[0]
 
     def prepare(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -88,30 +94,23 @@ class RecordStore:
             return []
         return self.path.read_text(encoding="utf-8", errors="replace").split("\n")
 
-    def _parsed(self) -> tuple[dict[str, dict], list[str]]:
-        records: dict[str, dict] = {}
-        problems = []
+    def read(self) -> tuple[dict[str, dict], list[str]]:
+        """(the latest record of each id, the damaged lines), in one pass over the file."""
+        parsed, problems = [], []
         lines = self._lines()
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                parsed.append(json.loads(line))
             except json.JSONDecodeError:
                 if number == len(lines):  # the line being written when a run was stopped: dropped by prepare()
                     continue
                 problems.append(f"{self.path}:{number}: a damaged result line")
-                continue
-            if isinstance(record, dict) and "id" in record:
-                records.pop(str(record["id"]), None)
-                records[str(record["id"])] = record  # the latest record of an id wins
-        return records, problems
+        return latest_by_id(parsed), problems
 
     def records(self) -> dict[str, dict]:
-        return self._parsed()[0]
-
-    def damaged(self) -> list[str]:
-        return self._parsed()[1]
+        return self.read()[0]
 
     def prepare(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

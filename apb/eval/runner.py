@@ -94,11 +94,11 @@ def run_items(items: Sequence[Any], out_dir: str | Path, *, kind: ItemKind, sett
     RunLock(out).check()
     prepare_run_dir(out, kind=kind.name, settings=settings, resume=resume, overwrite=overwrite, create=False)
     store = kind.store(out)
-    if resume and (damaged := store.damaged()):
+    before, damaged = store.read() if resume else ({}, [])
+    if damaged:
         listed = "; ".join(damaged[:5]) + (f"; and {len(damaged) - 5} more" if len(damaged) > 5 else "")
         raise EvalError(f"{len(damaged)} finished result(s) cannot be read: {listed}. Nothing was changed; delete or "
                         "move them and run with --resume again to re-run those items")
-    before = store.records() if resume else {}
     done = {i for i in ids if i in before and not is_error(before[i])}
     todo = [item for item in items if item.id not in done]
     runner = ThreadExecutor(concurrency, cache=cache, llms=llms) if executor == "thread" else \

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from apb.eval.items import latest_by_id
 from apb.nl2pddl.planetarium import PairsFormatError
 from apb.nl2pddl.runner import RESULTS_FILE
 
@@ -31,11 +32,7 @@ def read_results(folder: str | Path) -> list[dict]:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 raise PairsFormatError(f"{path}:{number}: a damaged result line") from None
-    latest: dict = {}
-    for record in records:
-        latest.pop(record.get("id"), None)
-        latest[record.get("id")] = record
-    return list(latest.values())
+    return list(latest_by_id(records).values())
 
 
 def _rates(records: list[dict]) -> dict:
