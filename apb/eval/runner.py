@@ -40,21 +40,17 @@ class RunInterrupted(KeyboardInterrupt):
 
 class _Tally:
     """What the items of this invocation used, from their records (LLM calls, cached calls, tokens, cost: None once
-    a record's cost is unknown), plus the per-item counts of the whole run computed at the end."""
+    a record's cost is unknown); the per-item counts of the whole run come from the store (`_summary`)."""
 
     def __init__(self) -> None:
         self.ran = 0
-        self.ok = 0
-        self.errors = 0
         self.llm_calls = 0
         self.cached_calls = 0
         self.tokens = 0
         self.cost_usd: float | None = 0.0
 
-    def add(self, record: dict, kind: ItemKind) -> None:
+    def add(self, record: dict) -> None:
         self.ran += 1
-        self.errors += is_error(record)
-        self.ok += not is_error(record) and kind.success(record)
         calls = record.get("llm_calls") or 0
         count = sum(calls.values()) if isinstance(calls, dict) else int(calls)
         self.llm_calls += count
@@ -114,7 +110,7 @@ def run_items(items: Sequence[Any], out_dir: str | Path, *, kind: ItemKind, sett
 
         def on_done(item: Any, record: dict) -> None:
             store.write(record)
-            tally.add(record, kind)
+            tally.add(record)
             if bar is not None:
                 bar.advance(tally.usage_text())
             if on_record is not None:
@@ -134,30 +130,26 @@ def run_items(items: Sequence[Any], out_dir: str | Path, *, kind: ItemKind, sett
         except KeyboardInterrupt:
             runner.stop()
             concurrent.futures.wait([future], timeout=STOP_GRACE)  # running items stop at their next step
-            raise RunInterrupted(_summary(items, len(todo), store, kind, tally, start, interrupted=True)) from None
+            raise RunInterrupted(_summary(items, len(todo), out, store, kind, tally, start, interrupted=True)) from None
         finally:
             pool.shutdown(wait=False)
             if bar is not None:
                 bar.stop()
-        return _summary(items, len(todo), store, kind, tally, start)
+        return _summary(items, len(todo), out, store, kind, tally, start)
 
 
-def _summary(items: Sequence[Any], todo: int, store: Any, kind: ItemKind, tally: _Tally, start: float, *,
+def _summary(items: Sequence[Any], todo: int, out: Path, store: Any, kind: ItemKind, tally: _Tally, start: float, *,
              interrupted: bool = False) -> dict[str, Any]:
     records = store.records()
     mine = [records.get(item.id) for item in items]
     finished = [r for r in mine if r is not None]
-    return {"kind": kind.name, "out": str(store_out(store)), "noun": kind.noun, "total": len(items),
+    return {"kind": kind.name, "out": str(out), "noun": kind.noun, "total": len(items),
             "skipped": len(items) - todo, "ran": tally.ran,
             "finished": len(finished), "ok": sum(not is_error(r) and kind.success(r) for r in finished),
             "errors": sum(is_error(r) for r in finished), "interrupted": interrupted,
             "llm_calls": tally.llm_calls, "cached_calls": tally.cached_calls, "tokens": tally.tokens,
             "cost_usd": None if tally.cost_usd is None else round(tally.cost_usd, 6),
             "seconds": round(time.perf_counter() - start, 3)}
-
-
-def store_out(store: Any) -> Path:
-    return Path(getattr(store, "folder", None) or store.path).parent
 
 
 # ---- episodes ---------------------------------------------------------------------------------------------------
