@@ -9,8 +9,10 @@ precondition forbids it.
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from apb.engine.formulas import NNF, RelaxedFacts, bindings_of, predicates_of, to_nnf
@@ -35,6 +37,17 @@ class GroundingResult:
     bindings: list[tuple[ActionSchema, tuple[str, ...]]]
     axiom_bindings: list[tuple[Axiom, tuple[str, ...]]] = field(default_factory=list)
     objects_of: object = None
+
+
+@dataclass(frozen=True)
+class GroundingProgress:
+    """Where a running grounding is: the fixpoint round, facts reached, bindings kept, seconds so far."""
+
+    rounds: int
+    facts: int
+    bindings: int
+    seconds: float
+    done: bool = False
 
 
 class _FactIndex:
@@ -69,116 +82,195 @@ class _FactIndex:
 
 
 class _SchemaGrounder:
-    """Enumerates the bindings of one schema whose positive preconditions hold in a fact index."""
+    """Enumerates the bindings of one schema whose positive preconditions hold in a fact index.
+
+    The positive literals are joined in a greedy order (a literal with fewest unbound variables next, static ones
+    first on ties); a positive equality with one side known binds the other side instead of filtering; equalities
+    and negated static literals are tested as soon as their variables are bound. `join` enumerates every binding
+    over the index, `join_from(j, args)` only those whose j-th literal is the fact `args` (semi-naive grounding:
+    each new fact is joined with the facts reached before it). Variables no literal binds range over their type.
+    """
 
     def __init__(self, schema: ActionSchema, domain: Domain, objects_of, static_preds: frozenset,
                  static_facts: frozenset) -> None:
         self.schema = schema
         self.params = [p.name for p in schema.parameters]
-        self.allowed = {p.name: objects_of(p.types) for p in schema.parameters}
-        positives = [lit for lit in schema.precondition if lit.positive and lit.predicate != "="]
-        self.predicates = frozenset(lit.predicate for lit in positives)
-        self.order = self._join_order(positives, static_preds)
-        bound = {a for lit in positives for a in lit.args if a.startswith("?")}
-        self.free = [p for p in self.params if p not in bound]
-        filters = [lit for lit in schema.precondition
-                   if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
-        # Each filter is tested as soon as the join has bound its variables (`early[depth]`), else at the end.
-        self.early: list[list[Literal]] = [[] for _ in self.order]
-        self.filters = []
-        seen: set[str] = set()
-        first_bound: dict[str, int] = {}
-        for depth, lit in enumerate(self.order):
-            for a in lit.args:
-                if a.startswith("?") and a not in seen:
-                    seen.add(a)
-                    first_bound[a] = depth
-        for lit in filters:
-            variables = [a for a in lit.args if a.startswith("?")]
-            if self.order and all(v in first_bound for v in variables):
-                self.early[max((first_bound[v] for v in variables), default=0)].append(lit)
-            else:
-                self.filters.append(lit)
+        self.slot = {name: i for i, name in enumerate(self.params)}
+        self.allowed = [objects_of(p.types) for p in schema.parameters]
+        self.positives = [lit for lit in schema.precondition if lit.positive and lit.predicate != "="]
+        self.static_preds = static_preds
         self.static_facts = static_facts
-        # ADL parts, checked by relaxed evaluation; the schema is re-enumerated when any predicate they use grows.
+        self.filters = [lit for lit in schema.precondition
+                        if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
+        self._plans: dict[int | None, tuple] = {}
+        # ADL parts, checked by relaxed evaluation when a binding is found and again when a predicate they use grows.
         self.complex: list[NNF] = [to_nnf(part) for part in schema.complex_precondition]
+        self.complex_preds = frozenset(pred for node in self.complex for pred, _ in predicates_of(node))
         self.conditional = [(ce, None if ce.condition is None else to_nnf(ce.condition))
                             for ce in schema.conditional_effects]
-        watched = set(self.predicates)
-        for node in [*self.complex, *(c for _, c in self.conditional if c is not None)]:
-            watched.update(pred for pred, _ in predicates_of(node))
-        self.predicates = frozenset(watched)
+        self.effect_preds = frozenset(pred for _, c in self.conditional if c is not None
+                                      for pred, _ in predicates_of(c))
 
-    @staticmethod
-    def _join_order(literals: list[Literal], static_preds: frozenset) -> list[Literal]:
-        """Greedy: next the literal with fewest unbound variables, static ones first on ties."""
-        order: list[Literal] = []
+    # ---- join plans ------------------------------------------------------------------------------------------
+    def _plan(self, first: int | None) -> tuple:
+        """(steps, free slots, end filters) of the join that starts with positive literal `first` (or greedily)."""
+        plan = self._plans.get(first)
+        if plan is None:
+            plan = self._plans[first] = self._make_plan(first)
+        return plan
+
+    def _make_plan(self, first: int | None) -> tuple:
+        slot, static_preds = self.slot, self.static_preds
         bound: set[str] = set()
-        remaining = list(literals)
+        steps: list[list] = []  # [kind, ...details, filters]
+        remaining = list(range(len(self.positives)))
+        equalities = [lit for lit in self.filters if lit.predicate == "=" and lit.positive]
+        used_eq: set[int] = set()
+
+        def spec(arg: str):
+            return slot[arg] if arg.startswith("?") else arg
+
+        def take_literal(i: int) -> None:
+            lit = self.positives[i]
+            positions, key, binds, same = [], [], [], []
+            first_pos: dict[str, int] = {}
+            for pos, arg in enumerate(lit.args):
+                if not arg.startswith("?") or arg in bound:
+                    positions.append(pos)
+                    key.append(spec(arg))
+                elif arg in first_pos:
+                    same.append((first_pos[arg], pos))
+                else:
+                    first_pos[arg] = pos
+                    binds.append((pos, slot[arg], self.allowed[slot[arg]]))
+            bound.update(first_pos)
+            steps.append(["lit", lit.predicate, tuple(positions), tuple(key), tuple(binds), tuple(same), []])
+
+        def take_equalities() -> None:
+            progress = True
+            while progress:
+                progress = False
+                for k, lit in enumerate(equalities):
+                    if k in used_eq:
+                        continue
+                    a, b = lit.args
+                    known_a = not a.startswith("?") or a in bound
+                    known_b = not b.startswith("?") or b in bound
+                    if known_a != known_b:
+                        src, dst = (a, b) if known_a else (b, a)
+                        used_eq.add(k)
+                        bound.add(dst)
+                        steps.append(["eq", spec(src), slot[dst], self.allowed[slot[dst]], []])
+                        progress = True
+
+        if first is not None:
+            remaining.remove(first)
+            take_literal(first)
+        take_equalities()
         while remaining:
-            def cost(lit: Literal) -> tuple[int, int]:
+            def cost(i: int) -> tuple[int, int]:
+                lit = self.positives[i]
                 unbound = {a for a in lit.args if a.startswith("?") and a not in bound}
                 return len(unbound), 0 if lit.predicate in static_preds else 1
             best = min(remaining, key=cost)
             remaining.remove(best)
-            order.append(best)
-            bound.update(a for a in best.args if a.startswith("?"))
-        return order
+            take_literal(best)
+            take_equalities()
+        # Each filter at the first step after which its variables are bound, else after the free variables.
+        bound_at: dict[str, int] = {}
+        for depth, step in enumerate(steps):
+            names = [self.params[b[1]] for b in step[4]] if step[0] == "lit" else [self.params[step[2]]]
+            for name in names:
+                bound_at.setdefault(name, depth)
+        end_filters = []
+        for lit in self.filters:
+            if lit.predicate == "=" and lit.positive and equalities.index(lit) in used_eq:
+                continue
+            variables = [a for a in lit.args if a.startswith("?")]
+            test = (lit.predicate, lit.positive, tuple(spec(a) for a in lit.args))
+            if steps and all(v in bound_at for v in variables):
+                steps[max((bound_at[v] for v in variables), default=0)][-1].append(test)
+            else:
+                end_filters.append(test)
+        free = [i for i, name in enumerate(self.params) if name not in bound]
+        pools = [_sorted_pool(self.allowed[i]) for i in free]
+        return [(*s[:-1], tuple(s[-1])) for s in steps], tuple(free), tuple(pools), tuple(end_filters)
 
-    def bindings(self, index: _FactIndex) -> Iterator[tuple[str, ...]]:
-        for binding in self._join(index, 0, {}):
-            yield from self._complete(binding, 0)
+    # ---- enumeration -----------------------------------------------------------------------------------------
+    def join(self, index: _FactIndex) -> list[tuple[str, ...]]:
+        """Every binding (a tuple of objects, one per parameter) whose positive literals hold in `index`."""
+        out: list[tuple[str, ...]] = []
+        plan = self._plan(None)
+        self._step(plan, 0, [None] * len(self.params), index, out, None)
+        return out
 
-    def _join(self, index: _FactIndex, depth: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
-        if depth == len(self.order):
-            yield binding
+    def join_from(self, first: int, args: tuple[str, ...], index: _FactIndex, out: list) -> None:
+        """Appends to `out` the bindings whose literal `first` is the fact with these arguments."""
+        self._step(self._plan(first), 0, [None] * len(self.params), index, out, args)
+
+    def _step(self, plan: tuple, depth: int, vals: list, index: _FactIndex, out: list, given) -> None:
+        steps = plan[0]
+        if depth == len(steps):
+            self._complete(plan, vals, out)
             return
-        lit = self.order[depth]
-        positions = []
-        key = []
-        for i, arg in enumerate(lit.args):
-            if not arg.startswith("?"):
-                positions.append(i)
-                key.append(arg)
-            elif arg in binding:
-                positions.append(i)
-                key.append(binding[arg])
-        for args in index.matching(lit.predicate, tuple(positions), tuple(key)):
-            extended = binding
+        step = steps[depth]
+        if step[0] == "eq":
+            _, src, dst, allowed, filters = step
+            value = vals[src] if src.__class__ is int else src
+            if value not in allowed:
+                return
+            vals[dst] = value
+            if not filters or self._filters_hold(filters, vals):
+                self._step(plan, depth + 1, vals, index, out, None)
+            return
+        _, pred, positions, key, binds, same, filters = step
+        if given is not None:
+            if any(given[p] != (vals[k] if k.__class__ is int else k) for p, k in zip(positions, key)):
+                return
+            candidates = (given,)
+        else:
+            candidates = index.matching(pred, positions, tuple([vals[k] if k.__class__ is int else k for k in key]))
+        for args in candidates:
             ok = True
-            for var, value in zip(lit.args, args):
-                if not var.startswith("?") or var in binding:
-                    continue
-                if extended is binding:
-                    extended = dict(binding)
-                previous = extended.get(var)
-                if previous is None:
-                    if value not in self.allowed[var]:
-                        ok = False
-                        break
-                    extended[var] = value
-                elif previous != value:  # the same variable twice in one literal
+            for pos, slot, allowed in binds:
+                value = args[pos]
+                if value not in allowed:
                     ok = False
                     break
-            if ok and all(self._filter_holds(f, extended) for f in self.early[depth]):
-                yield from self._join(index, depth + 1, extended)
+                vals[slot] = value
+            if not ok:
+                continue
+            if same and any(args[a] != args[b] for a, b in same):
+                continue
+            if filters and not self._filters_hold(filters, vals):
+                continue
+            self._step(plan, depth + 1, vals, index, out, None)
 
-    def _complete(self, binding: dict[str, str], depth: int) -> Iterator[tuple[str, ...]]:
-        if depth == len(self.free):
-            if all(self._filter_holds(lit, binding) for lit in self.filters):
-                yield tuple(binding[p] for p in self.params)
+    def _complete(self, plan: tuple, vals: list, out: list) -> None:
+        _, free, pools, filters = plan
+        if not free:
+            if not filters or self._filters_hold(filters, vals):
+                out.append(tuple(vals))
             return
-        var = self.free[depth]
-        for value in self.allowed[var]:
-            extended = dict(binding)
-            extended[var] = value
-            yield from self._complete(extended, depth + 1)
+        for values in itertools.product(*pools):
+            for slot, value in zip(free, values):
+                vals[slot] = value
+            if not filters or self._filters_hold(filters, vals):
+                out.append(tuple(vals))
 
-    def _filter_holds(self, lit: Literal, binding: dict[str, str]) -> bool:
-        args = tuple(binding.get(a, a) for a in lit.args)
-        if lit.predicate == "=":
-            return (args[0] == args[1]) == lit.positive
-        return (lit.predicate, *args) not in self.static_facts
+    def _filters_hold(self, filters: tuple, vals: list) -> bool:
+        for pred, positive, specs in filters:
+            args = [vals[k] if k.__class__ is int else k for k in specs]
+            if pred == "=":
+                if (args[0] == args[1]) != positive:
+                    return False
+            elif (pred, *args) in self.static_facts:  # a negated static literal
+                return False
+        return True
+
+
+def _sorted_pool(objects: frozenset) -> tuple[str, ...]:
+    return tuple(sorted(objects))
 
 
 def object_types(domain: Domain, problem: Problem) -> dict[str, str]:
@@ -239,8 +331,17 @@ def fluent_predicates(domain: Domain) -> frozenset[str]:
     return frozenset(preds)
 
 
-def ground(domain: Domain, problem: Problem) -> GroundingResult:
-    """Relaxed-reachability grounding; returns reachable facts and operator and axiom bindings."""
+def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgress], None] | None = None
+           ) -> GroundingResult:
+    """Relaxed-reachability grounding; returns reachable facts and operator and axiom bindings.
+
+    Semi-naive: the first round joins every schema over the initial facts; each later round joins only with the
+    facts the round before reached (a binding is found in the round after its last fact), so a fact is joined once
+    per literal that can match it. Bindings whose complex precondition, and conditional effects whose condition,
+    does not hold yet wait, and are tested again after a round that reached facts of a predicate they mention.
+    `progress`, when given, is called after every round with a GroundingProgress.
+    """
+    started = time.perf_counter()
     objects = object_types(domain, problem)
     cache: dict[tuple[str, ...], frozenset[str]] = {}
 
@@ -256,60 +357,108 @@ def ground(domain: Domain, problem: Problem) -> GroundingResult:
     index = _FactIndex()
     for fact in init:
         index.add(fact)
-    relaxed = RelaxedFacts(static_preds, static_facts, index.facts, objects_of)
+    reached = index.facts
+    relaxed = RelaxedFacts(static_preds, static_facts, reached, objects_of)
     schemas = [*domain.actions, *(_axiom_schema(axiom) for axiom in domain.axioms)]
     owners: list[int] = []  # the schema each grounder enumerates (a schema may be split by disjunction)
-    grounders = []
+    grounders: list[_SchemaGrounder] = []
     for i, schema in enumerate(schemas):
         for variant in _variants(schema):
             owners.append(i)
             grounders.append(_SchemaGrounder(variant, domain, objects_of, static_preds, static_facts))
     n_actions = len(domain.actions)
-    changed_at: dict[str, int] = defaultdict(int)
-    enumerated_at: dict[int, int] = {}
-    results: dict[int, list[tuple[str, ...]]] = {}
-    accepted: dict[int, set] = defaultdict(set)  # bindings whose complex precondition held (stays true: monotone)
-    generation = 1
-    progress = True
-    while progress:
-        progress = False
-        for k, grounder in enumerate(grounders):
-            last = enumerated_at.get(k)
-            if last is not None and all(changed_at[p] <= last for p in grounder.predicates):
+    seen: list[set] = [set() for _ in grounders]  # bindings found so far (accepted or waiting)
+    results: list[list[tuple[str, ...]]] = [[] for _ in grounders]
+    waiting: list[list[tuple[str, ...]]] = [[] for _ in grounders]  # complex precondition not (yet) holding
+    effects_waiting: list[list] = [[] for _ in grounders]  # (fact, condition, binding) of conditional effects
+    delta: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+
+    def reach(fact: Fact) -> None:
+        if index.add(fact):
+            delta[fact[0]].append(fact[1:])
+
+    def complex_holds(k: int, args: tuple[str, ...]) -> bool:
+        grounder = grounders[k]
+        # An axiom instance whose head is reached already is kept unchecked: a body that can never hold only
+        # costs a ground axiom that simplifies away or never fires.
+        if owners[k] >= n_actions and (grounder.schema.effects[0].predicate, *args) in reached:
+            return True
+        binding = dict(zip(grounder.params, args))
+        return all(relaxed.holds(c, binding) for c in grounder.complex)
+
+    def accept(k: int, args: tuple[str, ...]) -> None:
+        grounder = grounders[k]
+        results[k].append(args)
+        binding = dict(zip(grounder.params, args))
+        for eff in grounder.schema.add_effects:
+            reach((eff.predicate, *(binding.get(a, a) for a in eff.args)))
+        for ce, condition in grounder.conditional:
+            if not ce.literal.positive:
                 continue
-            enumerated_at[k] = generation
-            found = []
-            passed = accepted[k]
-            for args in grounder.bindings(index):
-                binding = dict(zip(grounder.params, args))
-                if grounder.complex and args not in passed:
-                    # An axiom instance whose head is reached already is kept unchecked: a body that can never
-                    # hold only costs a ground axiom that simplifies away or never fires.
-                    head_known = owners[k] >= n_actions and \
-                        (grounder.schema.effects[0].predicate, *args) in index.facts
-                    if not head_known and not all(relaxed.holds(c, binding) for c in grounder.complex):
+            for extended in bindings_of(ce.parameters, objects_of, binding):
+                fact = (ce.literal.predicate, *(extended.get(a, a) for a in ce.literal.args))
+                if fact in reached:
+                    continue
+                if condition is None or relaxed.holds(condition, extended):
+                    reach(fact)
+                else:
+                    effects_waiting[k].append((fact, condition, extended))
+
+    def consider(k: int, found: list[tuple[str, ...]]) -> None:
+        known = seen[k]
+        complex_part = grounders[k].complex
+        for args in found:
+            if args in known:
+                continue
+            known.add(args)
+            if complex_part and not complex_holds(k, args):
+                waiting[k].append(args)
+            else:
+                accept(k, args)
+
+    for k, grounder in enumerate(grounders):
+        consider(k, grounder.join(index))
+    rounds = 1
+    while delta:
+        if progress is not None:
+            progress(GroundingProgress(rounds, len(reached), sum(len(r) for r in results),
+                                       time.perf_counter() - started))
+        current, delta = delta, defaultdict(list)
+        changed = current.keys()
+        for k, grounder in enumerate(grounders):
+            for j, lit in enumerate(grounder.positives):
+                new = current.get(lit.predicate)
+                if new:
+                    found: list[tuple[str, ...]] = []
+                    for args in new:
+                        grounder.join_from(j, args, index, found)
+                    consider(k, found)
+            if waiting[k] and not grounder.complex_preds.isdisjoint(changed):
+                still = []
+                for args in waiting[k]:
+                    if complex_holds(k, args):
+                        accept(k, args)
+                    else:
+                        still.append(args)
+                waiting[k] = still
+            if effects_waiting[k] and not grounder.effect_preds.isdisjoint(changed):
+                still = []
+                for fact, condition, extended in effects_waiting[k]:
+                    if fact in reached:
                         continue
-                    passed.add(args)
-                found.append(args)
-                new_facts = [(eff.predicate, *(binding.get(a, a) for a in eff.args))
-                             for eff in grounder.schema.add_effects]
-                for ce, condition in grounder.conditional:
-                    if not ce.literal.positive:
-                        continue
-                    for extended in bindings_of(ce.parameters, objects_of, binding):
-                        fact = (ce.literal.predicate, *(extended.get(a, a) for a in ce.literal.args))
-                        if fact not in index.facts and (condition is None or relaxed.holds(condition, extended)):
-                            new_facts.append(fact)
-                for fact in new_facts:
-                    if index.add(fact):
-                        generation += 1
-                        changed_at[fact[0]] = generation
-                        progress = True
-            results[k] = found
+                    if relaxed.holds(condition, extended):
+                        reach(fact)
+                    else:
+                        still.append((fact, condition, extended))
+                effects_waiting[k] = still
+        rounds += 1
     per_schema: list[dict] = [{} for _ in schemas]
     for k, owner in enumerate(owners):
-        per_schema[owner].update(dict.fromkeys(results.get(k, [])))
+        per_schema[owner].update(dict.fromkeys(results[k]))
     bindings = [(schema, args) for schema, found in zip(domain.actions, per_schema) for args in found]
     axiom_bindings = [(axiom, args) for axiom, found in zip(domain.axioms, per_schema[n_actions:])
                       for args in found]
-    return GroundingResult(objects, static_facts, fluent_preds, index.facts, bindings, axiom_bindings, objects_of)
+    if progress is not None:
+        progress(GroundingProgress(rounds, len(reached), len(bindings) + len(axiom_bindings),
+                                   time.perf_counter() - started, done=True))
+    return GroundingResult(objects, static_facts, fluent_preds, reached, bindings, axiom_bindings, objects_of)
