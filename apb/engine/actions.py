@@ -10,7 +10,7 @@ the task's axioms recompute the derived facts (see `Task.successor_bits`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from apb.engine.model import ActionSchema
@@ -73,13 +73,16 @@ class GroundAction:
     - `cost`: the step cost (see `Task.cost`).
     """
 
-    __slots__ = ("_key", "_str", "add", "add_mask", "args", "conditions", "cost", "del_mask", "delete", "effects",
+    __slots__ = ("_conditions", "_key", "_str", "add", "add_mask", "args", "cost", "del_mask", "delete", "effects",
                  "extra", "impossible", "index", "name", "neg", "neg_mask", "parts", "pre", "pre_mask", "schema")
 
     def __init__(self, schema: ActionSchema, args: tuple[str, ...], pre: tuple[int, ...], neg: tuple[int, ...],
-                 add: tuple[int, ...], delete: tuple[int, ...], conditions: tuple[Condition, ...],
+                 add: tuple[int, ...], delete: tuple[int, ...],
+                 conditions: tuple[Condition, ...] | Callable[[GroundAction], tuple[Condition, ...]],
                  index: int = -1, *, parts: tuple = (), effects: tuple[GroundEffect, ...] = (),
                  cost: float = 1) -> None:
+        """`conditions` may be a function of the action that builds them when first asked for; the action is then
+        taken to be possible as far as its literal preconditions go (`impossible` looks only at `parts`)."""
         self.schema = schema
         self.name = schema.name
         self.args = args
@@ -88,16 +91,24 @@ class GroundAction:
         self.neg_mask = _mask(neg)
         self.add_mask = _mask(add)
         self.del_mask = _mask(delete)
-        self.conditions = conditions
+        self._conditions = conditions
         self.parts = parts
-        self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p))
+        self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p)) if parts else ()
         # A static or unreachable precondition that can never hold (then the action is not in `task.actions`).
-        self.impossible = any(p.const is False for p in parts) or any(fid < 0 for fid, _, _ in conditions)
+        self.impossible = (any(p.const is False for p in parts)
+                           or (not callable(conditions) and any(fid < 0 for fid, _, _ in conditions)))
         self.effects = effects
         self.cost = cost
         self.index = index
         self._str = "(" + " ".join((self.name, *args)) + ")"
         self._key = (self.name, args)
+
+    @property
+    def conditions(self) -> tuple[Condition, ...]:
+        """The literal preconditions as written: (fact id or -1 when never true, wanted truth, PDDL text)."""
+        if callable(self._conditions):
+            self._conditions = self._conditions(self)
+        return self._conditions
 
     @property
     def is_strips(self) -> bool:

@@ -9,10 +9,12 @@ precondition forbids it.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from apb.engine.formulas import NNF, RelaxedFacts, bindings_of, predicates_of, to_nnf
@@ -84,11 +86,12 @@ class _FactIndex:
 class _SchemaGrounder:
     """Enumerates the bindings of one schema whose positive preconditions hold in a fact index.
 
-    The positive literals are joined in a greedy order (a literal with fewest unbound variables next, static ones
-    first on ties); a positive equality with one side known binds the other side instead of filtering; equalities
-    and negated static literals are tested as soon as their variables are bound. `join` enumerates every binding
-    over the index, `join_from(j, args)` only those whose j-th literal is the fact `args` (semi-naive grounding:
-    each new fact is joined with the facts reached before it). Variables no literal binds range over their type.
+    The positive literals are joined in a greedy order (next a literal with an argument known already, then with
+    fewest unbound variables, static ones first on ties); a positive equality with one side known binds the other
+    side instead of filtering; equalities and negated static literals are tested as soon as their variables are
+    bound. `join` enumerates every binding over the index, `join_from(j, args)` only those whose j-th literal is
+    the fact `args` (semi-naive grounding: each new fact is joined with the facts reached so far). Variables no
+    literal binds range over their type.
     """
 
     def __init__(self, schema: ActionSchema, domain: Domain, objects_of, static_preds: frozenset,
@@ -110,6 +113,11 @@ class _SchemaGrounder:
                             for ce in schema.conditional_effects]
         self.effect_preds = frozenset(pred for _, c in self.conditional if c is not None
                                       for pred, _ in predicates_of(c))
+        # `adds(args)`: the unconditional add effects' facts, as one generated expression
+        terms = {name: f"a[{i}]" for i, name in enumerate(self.params)}
+        facts = ["(" + ", ".join([repr(eff.predicate), *(terms.get(x, repr(x)) for x in eff.args)]) + ",)"
+                 for eff in schema.add_effects]
+        self.adds: Callable[[tuple], tuple] = eval(f"lambda a: ({', '.join(facts)}{',' if facts else ''})")  # reprs
 
     # ---- join plans ------------------------------------------------------------------------------------------
     def _plan(self, first: int | None) -> tuple:
@@ -168,10 +176,11 @@ class _SchemaGrounder:
             take_literal(first)
         take_equalities()
         while remaining:
-            def cost(i: int) -> tuple[int, int]:
+            def cost(i: int) -> tuple[int, int, int]:
                 lit = self.positives[i]
                 unbound = {a for a in lit.args if a.startswith("?") and a not in bound}
-                return len(unbound), 0 if lit.predicate in static_preds else 1
+                connected = len(unbound) < len(lit.args)  # an argument known: no cross product
+                return 0 if connected else 1, len(unbound), 0 if lit.predicate in static_preds else 1
             best = min(remaining, key=cost)
             remaining.remove(best)
             take_literal(best)
@@ -341,6 +350,24 @@ def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgre
     does not hold yet wait, and are tested again after a round that reached facts of a predicate they mention.
     `progress`, when given, is called after every round with a GroundingProgress.
     """
+    with paused_gc():
+        return _ground(domain, problem, progress)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic garbage collection inside: building millions of tuples and objects, none of them garbage, would
+    otherwise start collections that scan them all again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
     started = time.perf_counter()
     objects = object_types(domain, problem)
     cache: dict[tuple[str, ...], frozenset[str]] = {}
@@ -389,9 +416,12 @@ def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgre
     def accept(k: int, args: tuple[str, ...]) -> None:
         grounder = grounders[k]
         results[k].append(args)
+        for fact in grounder.adds(args):
+            if fact not in reached:
+                reach(fact)
+        if not grounder.conditional:
+            return
         binding = dict(zip(grounder.params, args))
-        for eff in grounder.schema.add_effects:
-            reach((eff.predicate, *(binding.get(a, a) for a in eff.args)))
         for ce, condition in grounder.conditional:
             if not ce.literal.positive:
                 continue

@@ -3,12 +3,13 @@
 Each node holds the actions whose remaining positive preconditions are all decided (checked only against their
 negative preconditions) and, for a set of facts, a child node per fact. Going down into a child is allowed only
 when its fact is true in the state, so only a small part of the tree is visited. Facts are chosen greedily: the
-one needed by most of the node's remaining actions first, ties by lowest fact id (deterministic).
+one needed by most of the node's remaining actions first, ties by lowest fact id (deterministic). A node
+left with a single action tests that action's remaining facts as one mask instead of a chain of nodes.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import heapq
 from collections.abc import Sequence
 
 
@@ -16,7 +17,8 @@ class _Node:
     __slots__ = ("children", "immediate", "mask")
 
     def __init__(self) -> None:
-        self.immediate: list[tuple[int, int]] = []  # (negative-precondition mask, action index)
+        # (positive facts still to test, negative-precondition mask, action index)
+        self.immediate: list[tuple[int, int, int]] = []
         self.mask = 0                               # bits of the facts that have a child
         self.children: dict[int, _Node] = {}        # fact bit -> child
 
@@ -29,21 +31,55 @@ class SuccessorGenerator:
                                                                                            negative_masks))]
         self._root = self._build(entries)
 
-    def _build(self, entries: list[tuple[frozenset, int, int]]) -> _Node:
+    def _build(self, entries: list[tuple[frozenset, int, int]], path: frozenset = frozenset()) -> _Node:
+        """The node for `entries`, which all need the facts of `path` (chosen above): their remaining positive
+        preconditions are their facts outside it."""
         node = _Node()
-        remaining = []
-        for pre, neg, index in entries:
-            if pre:
-                remaining.append((pre, neg, index))
+        depth = len(path)
+        remaining: list[tuple[frozenset, int, int]] = []
+        for entry in entries:
+            if len(entry[0]) > depth:
+                remaining.append(entry)
             else:
-                node.immediate.append((neg, index))
-        while remaining:
-            counts = Counter(f for pre, _, _ in remaining for f in pre)
-            fact = min(counts, key=lambda f: (-counts[f], f))
-            below = [(pre - {fact}, neg, index) for pre, neg, index in remaining if fact in pre]
-            remaining = [entry for entry in remaining if fact not in entry[0]]
+                node.immediate.append((0, entry[1], entry[2]))
+        if len(remaining) == 1:  # one action left: test its other facts at once rather than by a chain of nodes
+            pre, neg, index = remaining[0]
+            node.immediate.append((_mask(f for f in pre if f not in path), neg, index))
+            return node
+        if not remaining:
+            return node
+        # The greedy choice, without recounting: the count of each fact over the entries not yet placed, kept up
+        # to date as entries go below a chosen fact, in a heap of (-count, fact) whose stale items are skipped.
+        counts: dict[int, int] = {}
+        holders: dict[int, list[int]] = {}
+        for position, (pre, _, _) in enumerate(remaining):
+            for f in pre:
+                if f not in path:
+                    counts[f] = counts.get(f, 0) + 1
+                    holders.setdefault(f, []).append(position)
+        heap = [(-count, f) for f, count in counts.items()]
+        heapq.heapify(heap)
+        placed = [False] * len(remaining)
+        while heap:
+            negative, fact = heapq.heappop(heap)
+            count = counts[fact]
+            if count == 0:
+                continue
+            if count != -negative:
+                heapq.heappush(heap, (-count, fact))
+                continue
+            below = []
+            for position in holders[fact]:
+                if placed[position]:
+                    continue
+                placed[position] = True
+                entry = remaining[position]
+                below.append(entry)
+                for f in entry[0]:
+                    if f not in path:
+                        counts[f] -= 1
             bit = 1 << fact
-            node.children[bit] = self._build(below)
+            node.children[bit] = self._build(below, path | {fact})
             node.mask |= bit
         return node
 
@@ -53,8 +89,8 @@ class SuccessorGenerator:
         pop, push = stack.pop, stack.append
         while stack:
             node = pop()
-            for neg, index in node.immediate:
-                if not bits & neg:
+            for pos, neg, index in node.immediate:
+                if bits & pos == pos and not bits & neg:
                     found.append(index)
             true = bits & node.mask
             if true:
@@ -65,3 +101,10 @@ class SuccessorGenerator:
                     true ^= low
         found.sort()
         return found
+
+
+def _mask(ids) -> int:
+    mask = 0
+    for i in ids:
+        mask |= 1 << i
+    return mask

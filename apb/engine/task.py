@@ -29,10 +29,11 @@ from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.explain import Explainer, Unmet
 from apb.engine.formulas import FormulaGrounder, to_nnf
-from apb.engine.ground import GroundingResult, fact_str, ground
+from apb.engine.ground import GroundingResult, fact_str, ground, paused_gc
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
+from apb.engine.templates import ActionTemplate
 
 __all__ = ["SCAN_LIMIT", "Condition", "GroundAction", "State", "Task", "ValidationResult"]
 
@@ -79,8 +80,8 @@ class Task:
         self.axioms: AxiomEvaluator | None = self._ground_axioms(g) if domain.axioms else None
         self._explainer = Explainer(self.axioms)
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
-        actions = [self._make_action(schema, args) for schema, args in g.bindings]
-        actions = [a for a in actions if not a.impossible]
+        with paused_gc():
+            actions = self._make_actions(g.bindings)
         actions.sort()
         for i, action in enumerate(actions):
             action.index = i
@@ -144,10 +145,79 @@ class Task:
         return AxiomEvaluator(layers, self.derived_mask)
 
     # ---- building ground actions -------------------------------------------------------------------------
+    def _make_actions(self, bindings) -> list[GroundAction]:
+        """The possible ground actions of reachable bindings: the literal part by a compiled template per schema
+        (apb.engine.templates), complex preconditions and conditional effects as in `_make_action`."""
+        templates: dict[int, ActionTemplate] = {}
+        fact_id = self._fact_ids.get
+        actions = []
+        for schema, args in bindings:
+            template = templates.get(id(schema))
+            if template is None:
+                template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
+                                                                  self.problem, self.has_costs)
+            made = template.make(args)
+            if made is None:  # a static, equality or unreachable precondition fails
+                continue
+            pre, neg, add, delete, cost = made
+            parts: tuple = ()
+            effects: tuple = ()
+            if not template.strips:
+                binding = dict(zip((p.name for p in schema.parameters), args))
+                if schema.complex_precondition:
+                    parts = self._complex_parts(schema, binding, pre, neg)
+                add, delete, effects = self._effects.ground(schema, binding)
+            action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
+                                  tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,
+                                  parts=parts, effects=effects, cost=cost)
+            if not action.impossible:
+                actions.append(action)
+        return actions
+
+    def _conditions_of(self, action: GroundAction) -> tuple[Condition, ...]:
+        binding = dict(zip((p.name for p in action.schema.parameters), action.args))
+        return tuple(self._literal_conditions(action.schema, binding, [], []))
+
+    def _complex_parts(self, schema: ActionSchema, binding: dict[str, str], pre: list[int], neg: list[int]) -> tuple:
+        """The complex precondition's ground parts that are not always true; the fact conjuncts of those the
+        masks decide are added to `pre` / `neg`."""
+        key = id(schema)
+        if key not in self._complex_nnf:
+            self._complex_nnf[key] = [to_nnf(p) for p in schema.complex_precondition]
+        grounded = (self._formulas.ground(n, binding) for n in self._complex_nnf[key])
+        parts = tuple(p for p in grounded if p.const is not True)
+        for part in parts:
+            if part.const is None and mask_decided(part):
+                pos, negs = _fact_parts(part)
+                pre.extend(pos)
+                neg.extend(negs)
+        return parts
+
     def _make_action(self, schema: ActionSchema, args: tuple[str, ...]) -> GroundAction:
         binding = dict(zip((p.name for p in schema.parameters), args))
         pre: list[int] = []
         neg: list[int] = []
+        conditions = self._literal_conditions(schema, binding, pre, neg)
+        parts: tuple = ()
+        if schema.complex_precondition:
+            parts = self._complex_parts(schema, binding, pre, neg)
+        if schema.is_strips:
+            add: list[int] = []
+            delete: list[int] = []
+            for eff in schema.effects:
+                fid = self._fact_ids.get((eff.predicate, *(binding.get(a, a) for a in eff.args)))
+                if fid is not None:
+                    (add if eff.positive else delete).append(fid)
+            adds, deletes, effects = tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), ()
+        else:
+            adds, deletes, effects = self._effects.ground(schema, binding)
+        cost = action_cost(schema, binding, self.problem, self.has_costs)
+        return GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)), adds, deletes,
+                            tuple(conditions), parts=parts, effects=effects, cost=cost)
+
+    def _literal_conditions(self, schema: ActionSchema, binding: dict[str, str], pre: list[int],
+                            neg: list[int]) -> list[Condition]:
+        """The literal preconditions as Conditions; the ids of the fluent ones are added to `pre` / `neg`."""
         conditions: list[Condition] = []
         for lit in schema.precondition:
             values = tuple(binding.get(a, a) for a in lit.args)
@@ -170,31 +240,7 @@ class Task:
                 continue
             (pre if lit.positive else neg).append(fid)
             conditions.append((fid, lit.positive, text))
-        parts: tuple = ()
-        if schema.complex_precondition:
-            key = id(schema)
-            if key not in self._complex_nnf:
-                self._complex_nnf[key] = [to_nnf(p) for p in schema.complex_precondition]
-            grounded = (self._formulas.ground(n, binding) for n in self._complex_nnf[key])
-            parts = tuple(p for p in grounded if p.const is not True)
-            for part in parts:
-                if part.const is None and mask_decided(part):
-                    pos, negs = _fact_parts(part)
-                    pre.extend(pos)
-                    neg.extend(negs)
-        if schema.is_strips:
-            add: list[int] = []
-            delete: list[int] = []
-            for eff in schema.effects:
-                fid = self._fact_ids.get((eff.predicate, *(binding.get(a, a) for a in eff.args)))
-                if fid is not None:
-                    (add if eff.positive else delete).append(fid)
-            adds, deletes, effects = tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), ()
-        else:
-            adds, deletes, effects = self._effects.ground(schema, binding)
-        cost = action_cost(schema, binding, self.problem, self.has_costs)
-        return GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)), adds, deletes,
-                            tuple(conditions), parts=parts, effects=effects, cost=cost)
+        return conditions
 
     # ---- the simulation primitives -----------------------------------------------------------------------
     def applicable(self, state: State) -> list[GroundAction]:

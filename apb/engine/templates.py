@@ -1,0 +1,78 @@
+"""Fast instantiation of the ground actions of one schema, for building a task with many of them.
+
+`ActionTemplate(schema, ...)` generates and compiles one Python function per schema that maps a tuple of objects
+(one per parameter) to the ground action's literal part: the fact ids of its positive and negative literal
+preconditions, of its unconditional add and delete effects (STRIPS schemas only) and its step cost; or None when
+a static or equality precondition fails or a positive fluent precondition is never reachable (the action can
+never apply). It computes exactly what the task's general path (`Task._make_action`) computes for those parts,
+without building a binding dictionary, explanation texts or a tuple per literal; the explanation texts of an
+action are built when first asked for (`GroundAction.conditions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from apb.engine.effects import action_cost
+from apb.engine.model import ActionSchema, Problem
+
+
+class ActionTemplate:
+    """`template(args) -> (pre, neg, add, delete, cost) | None` for one schema (see the module docstring)."""
+
+    def __init__(self, schema: ActionSchema, fluent_preds: frozenset, static_facts: frozenset,
+                 fact_id: Callable, problem: Problem, has_costs: bool) -> None:
+        self.schema = schema
+        self.strips = schema.is_strips
+        names = [p.name for p in schema.parameters]
+        var = {name: f"a{i}" for i, name in enumerate(names)}
+
+        def term(arg: str) -> str:
+            return var[arg] if arg in var else repr(arg)
+
+        def atom(predicate: str, args: tuple[str, ...]) -> str:
+            return "(" + ", ".join([repr(predicate), *(term(a) for a in args)]) + ",)"
+
+        lines = ["def make(args):"]
+        if names:
+            lines.append(f"    {', '.join(var[n] for n in names)}, = args")
+        lines += ["    pre = []", "    neg = []"]
+        for lit in schema.precondition:
+            if lit.predicate == "=":
+                a, b = (term(x) for x in lit.args)
+                lines.append(f"    if {a} {'!=' if lit.positive else '=='} {b}: return None")
+            elif lit.predicate not in fluent_preds:
+                test = "not in" if lit.positive else "in"
+                lines.append(f"    if {atom(lit.predicate, lit.args)} {test} static: return None")
+            elif lit.positive:
+                lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is None: return None",
+                          "    pre.append(f)"]
+            else:
+                lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is not None: neg.append(f)"]
+        lines += ["    add = []", "    delete = []"]
+        if self.strips:
+            for eff in schema.effects:
+                target = "add" if eff.positive else "delete"
+                lines += [f"    f = fid({atom(eff.predicate, eff.args)})", f"    if f is not None: {target}.append(f)"]
+        if not has_costs:
+            lines.append("    return pre, neg, add, delete, 1")
+        else:
+            lines.append("    total = 0")
+            for term_ in schema.cost:
+                if term_.function is None:
+                    lines.append(f"    total += {term_.value!r}")
+                else:
+                    lines += [f"    v = values({atom(term_.function, term_.args)})",
+                              "    if v is None: return cost_error(args)", "    total += v"]
+            lines.append("    return pre, neg, add, delete, (int(total) if float(total).is_integer() else total)")
+
+        def cost_error(args: tuple[str, ...]):  # raises the general path's error naming the missing value
+            return action_cost(schema, dict(zip(names, args)), problem, True)
+
+        namespace = {"fid": fact_id, "static": static_facts, "values": problem.function_values.get,
+                     "cost_error": cost_error}
+        exec(compile("\n".join(lines) + "\n", f"<template {schema.name}>", "exec"), namespace)  # names, reprs
+        self.make: Callable = namespace["make"]
+
+    def __call__(self, args: tuple[str, ...]):
+        return self.make(args)
