@@ -544,6 +544,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_translate_parser(bench_sub)
     add_bench_llm_parser(bench_sub)
     add_bench_random_parser(bench_sub)
+    from apb.bench.ground import add_bench_ground_parser
+
+    add_bench_ground_parser(bench_sub)
     return parser
 
 
