@@ -4,7 +4,8 @@ Each node holds the actions whose remaining positive preconditions are all decid
 negative preconditions) and, for a set of facts, a child node per fact. Going down into a child is allowed only
 when its fact is true in the state, so only a small part of the tree is visited. Facts are chosen greedily: the
 one needed by most of the node's remaining actions first, ties by lowest fact id (deterministic). A node
-left with a single action tests that action's remaining facts as one mask instead of a chain of nodes.
+left with a single action tests that action's remaining facts as one mask, and the facts all actions of a node
+share are tested as one mask on entering it, instead of a chain of nodes with one child each.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from collections.abc import Sequence
 
 
 class _Node:
-    __slots__ = ("children", "immediate", "mask")
+    __slots__ = ("children", "immediate", "mask", "need")
 
     def __init__(self) -> None:
+        self.need = 0  # facts to test on entering the node (the facts all its actions share)
         # (positive facts still to test, negative-precondition mask, action index)
         self.immediate: list[tuple[int, int, int]] = []
         self.mask = 0                               # bits of the facts that have a child
@@ -57,6 +59,18 @@ class SuccessorGenerator:
                 if f not in path:
                     counts[f] = counts.get(f, 0) + 1
                     holders.setdefault(f, []).append(position)
+        if not node.immediate:
+            # Facts every action here needs: tested at once on entering the node (a chain of one-child nodes
+            # otherwise), then left out below.
+            shared = [f for f, count in counts.items() if count == len(remaining)]
+            if shared:
+                node.need = _mask(shared)
+                path = path | frozenset(shared)
+                for f in shared:
+                    del counts[f]
+                if not counts:  # every action here needs exactly these facts
+                    node.immediate = [(0, neg, index) for _, neg, index in remaining]
+                    return node
         heap = [(-count, f) for f, count in counts.items()]
         heapq.heapify(heap)
         placed = [False] * len(remaining)
@@ -89,6 +103,8 @@ class SuccessorGenerator:
         pop, push = stack.pop, stack.append
         while stack:
             node = pop()
+            if bits & node.need != node.need:
+                continue
             for pos, neg, index in node.immediate:
                 if bits & pos == pos and not bits & neg:
                     found.append(index)
