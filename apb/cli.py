@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from apb import __version__
-from apb.console import make_console
+from apb.console import grounding_progress, make_console
 from apb.datasets.layouts import dataset_domain, plan_pairs
 from apb.engine import (
     ActionError,
@@ -69,7 +69,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if len(args.paths) != 3:
         raise BadInput("usage: apb validate DOMAIN PROBLEM PLAN   or   apb validate DATASET_DIR")
     domain, problem, plan_path = args.paths
-    task = load_task(domain, problem)
+    task = load_task(domain, problem, progress=grounding_progress(Path(problem).name, err))
     plan = read_plan(plan_path)
     result = task.validate(plan)
     if args.json:
@@ -126,7 +126,7 @@ def _validate_dataset(folder: Path) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     from apb.planners import solve
 
-    task = load_task(args.domain, args.problem)
+    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err))
     result = solve(task, args.planner, timeout=args.timeout, max_nodes=args.max_nodes, max_steps=args.max_steps,
                    seed=args.seed)
     if args.output and result.plan is not None:
@@ -147,7 +147,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 # ---- state ---------------------------------------------------------------------------------------------------
 def cmd_state(args: argparse.Namespace) -> int:
-    task = load_task(args.domain, args.problem)
+    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err))
     state = task.initial_state
     applied = 0
     failure = None

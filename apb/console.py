@@ -3,6 +3,7 @@
 rich wraps and crops to the terminal's width, and to 80 columns when the output is not a terminal (a pipe, a
 file): tables and long lines written by `apb ... | tee log` lost their ends. `make_console` keeps the terminal's
 width on a terminal and uses an unbounded width otherwise (`COLUMNS` still wins when set).
+`grounding_progress` is what the commands that ground a task (solve, validate, state) report while grounding.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 
 PIPE_WIDTH = 100_000  # wide enough that nothing is cropped; rich pads nothing, so lines stay their own length
 
@@ -21,3 +23,23 @@ def make_console(*, stderr: bool = False) -> Console:
     piped = not (hasattr(stream, "isatty") and stream.isatty())
     width = PIPE_WIDTH if piped and not os.environ.get("COLUMNS") else None
     return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+
+
+GROUNDING_QUIET_S = 3.0  # a grounding that ends sooner reports nothing
+
+
+def grounding_progress(label: str, console: Console):
+    """A `progress` callback for `load_task` / `Task` that prints to `console` once grounding has run
+    GROUNDING_QUIET_S seconds, then at most every GROUNDING_QUIET_S seconds, and when a phase is done."""
+    last = [0.0]
+
+    def report(p) -> None:
+        if p.seconds < GROUNDING_QUIET_S or (not p.done and p.seconds - last[0] < GROUNDING_QUIET_S):
+            return
+        last[0] = p.seconds
+        if p.phase == "actions":
+            text = f"{p.bindings:,} ground actions built"
+        else:
+            text = f"{'reachable' if p.done else 'round ' + str(p.rounds)}: {p.facts:,} facts, {p.bindings:,} bindings"
+        console.print(f"[dim]grounding {escape(label)}: {text} ({p.seconds:.0f} s)[/dim]")
+    return report

@@ -43,13 +43,15 @@ class GroundingResult:
 
 @dataclass(frozen=True)
 class GroundingProgress:
-    """Where a running grounding is: the fixpoint round, facts reached, bindings kept, seconds so far."""
+    """Where a running grounding is: the fixpoint round, facts reached, bindings kept, seconds so far; `phase` is
+    "reachability" (the fixpoint) or "actions" (the task building its ground actions, reported once, when done)."""
 
     rounds: int
     facts: int
     bindings: int
     seconds: float
     done: bool = False
+    phase: str = "reachability"
 
 
 class _FactIndex:
@@ -239,6 +241,8 @@ class _SchemaGrounder:
             candidates = (given,)
         else:
             candidates = index.matching(pred, positions, tuple([vals[k] if k.__class__ is int else k for k in key]))
+        # the last step of a plan without free variables or end filters appends its bindings here
+        leaf = depth + 1 == len(steps) and not plan[1] and not plan[3]
         for args in candidates:
             ok = True
             for pos, slot, allowed in binds:
@@ -253,7 +257,10 @@ class _SchemaGrounder:
                 continue
             if filters and not self._filters_hold(filters, vals):
                 continue
-            self._step(plan, depth + 1, vals, index, out, None)
+            if leaf:
+                out.append(tuple(vals))
+            else:
+                self._step(plan, depth + 1, vals, index, out, None)
 
     def _complete(self, plan: tuple, vals: list, out: list) -> None:
         _, free, pools, filters = plan

@@ -51,7 +51,8 @@ def load_problem(problem, domain: Domain) -> Problem:
     return parse_problem(text, domain, name)
 
 
-def load_task(domain, problem) -> Task:
-    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text."""
+def load_task(domain, problem, progress=None) -> Task:
+    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text. `progress`: see
+    `Task`."""
     parsed = domain if isinstance(domain, Domain) else load_domain(domain)
-    return Task(parsed, load_problem(problem, parsed))
+    return Task(parsed, load_problem(problem, parsed), progress=progress)

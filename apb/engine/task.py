@@ -20,7 +20,8 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 
 from apb.engine.actions import Condition, GroundAction, State, ValidationResult, _mask, mask_decided
 from apb.engine.axioms import AxiomEvaluator, stratify
@@ -29,7 +30,7 @@ from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.explain import Explainer, Unmet
 from apb.engine.formulas import FormulaGrounder, to_nnf
-from apb.engine.ground import GroundingResult, fact_str, ground, paused_gc
+from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, ground, paused_gc
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
@@ -54,10 +55,14 @@ def _fact_parts(formula) -> tuple[list[int], list[int]]:
 class Task:
     """A grounded task. Build it with `apb.engine.load_task(domain, problem)`."""
 
-    def __init__(self, domain: Domain, problem: Problem, grounding: GroundingResult | None = None) -> None:
+    def __init__(self, domain: Domain, problem: Problem, grounding: GroundingResult | None = None,
+                 progress: Callable[[GroundingProgress], None] | None = None) -> None:
+        """`progress`, when given, hears about the grounding after every fixpoint round and once the ground
+        actions are built (see apb.engine.ground.GroundingProgress)."""
+        started = time.perf_counter()
         self.domain = domain
         self.problem = problem
-        g = grounding or ground(domain, problem)
+        g = grounding or ground(domain, problem, progress)
         self.objects: dict[str, str] = g.objects
         self._static = g.static_facts
         self._fluent_preds = g.fluent_predicates
@@ -82,6 +87,9 @@ class Task:
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
         with paused_gc():
             actions = self._make_actions(g.bindings)
+        if progress is not None:
+            progress(GroundingProgress(0, len(g.reachable_facts), len(actions), time.perf_counter() - started,
+                                       done=True, phase="actions"))
         actions.sort()
         for i, action in enumerate(actions):
             action.index = i
