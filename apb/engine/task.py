@@ -18,6 +18,7 @@ The grounded representation (for planners, heuristics and the NL layer):
 from __future__ import annotations
 
 import difflib
+import operator
 import os
 import re
 import time
@@ -37,6 +38,8 @@ from apb.engine.successors import SuccessorGenerator
 from apb.engine.templates import ActionTemplate
 
 __all__ = ["SCAN_LIMIT", "Condition", "GroundAction", "State", "Task", "ValidationResult"]
+
+_BY_TEXT = operator.attrgetter("_str")
 
 # Up to this many ground actions a linear scan of precondition masks beats the successor generator's tree.
 SCAN_LIMIT = 64
@@ -90,7 +93,7 @@ class Task:
         if progress is not None:
             progress(GroundingProgress(0, len(g.reachable_facts), len(actions), time.perf_counter() - started,
                                        done=True, phase="actions"))
-        actions.sort()
+        actions.sort(key=_BY_TEXT)  # = sorted by __lt__ (the PDDL string), without a Python call per comparison
         for i, action in enumerate(actions):
             action.index = i
             self._cache[action._key] = action
