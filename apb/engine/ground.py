@@ -154,7 +154,10 @@ class _SchemaGrounder:
                     first_pos[arg] = pos
                     binds.append((pos, slot[arg], self.allowed[slot[arg]]))
             bound.update(first_pos)
-            steps.append(["lit", lit.predicate, tuple(positions), tuple(key), tuple(binds), tuple(same), []])
+            if binds:
+                steps.append(["lit", lit.predicate, tuple(positions), tuple(key), tuple(binds), tuple(same), []])
+            else:  # every argument known: a membership test
+                steps.append(["check", lit.predicate, tuple(key), []])
 
         def take_equalities() -> None:
             progress = True
@@ -190,7 +193,8 @@ class _SchemaGrounder:
         # Each filter at the first step after which its variables are bound, else after the free variables.
         bound_at: dict[str, int] = {}
         for depth, step in enumerate(steps):
-            names = [self.params[b[1]] for b in step[4]] if step[0] == "lit" else [self.params[step[2]]]
+            names = ([self.params[b[1]] for b in step[4]] if step[0] == "lit"
+                     else [self.params[step[2]]] if step[0] == "eq" else [])
             for name in names:
                 bound_at.setdefault(name, depth)
         end_filters = []
@@ -225,6 +229,17 @@ class _SchemaGrounder:
             self._complete(plan, vals, out)
             return
         step = steps[depth]
+        if step[0] == "check":
+            _, pred, key, filters = step
+            values = tuple([vals[k] if k.__class__ is int else k for k in key])
+            if (given is not None and tuple(given) != values) or (pred, *values) not in index.facts:
+                return
+            if not filters or self._filters_hold(filters, vals):
+                if depth + 1 == len(steps) and not plan[1] and not plan[3]:
+                    out.append(tuple(vals))
+                else:
+                    self._step(plan, depth + 1, vals, index, out, None)
+            return
         if step[0] == "eq":
             _, src, dst, allowed, filters = step
             value = vals[src] if src.__class__ is int else src
