@@ -5,6 +5,11 @@ true, static facts are exact); their add effects, conditional ones whose conditi
 axioms whose bodies may hold are reachable. Static facts (of predicates no action changes and no axiom derives)
 are checked during grounding and then folded away. Parameters may bind the same object twice unless a
 precondition forbids it.
+
+The fixpoint is semi-naive (`ground`): after a first join of every schema over the initial facts, each round
+joins only the facts the previous round reached, each with the facts reached so far, through a join order compiled
+per schema and starting literal (`_SchemaGrounder`), with the facts indexed by the argument values already bound.
+No cyclic garbage collection runs meanwhile (`paused_gc`). `progress` hears about every round.
 """
 
 from __future__ import annotations
