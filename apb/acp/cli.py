@@ -146,7 +146,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from apb.acp.audit import audit
+    from apb.acp.audit import audit, replays
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
 
@@ -159,17 +159,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
     findings = audit(generative)
     wrong = [f for f in findings if f.kind == "wrong"]
     notes = [f for f in findings if f.kind == "note"]
+    by_id = {q.id: q for q in generative}
+    failed = 0
     for finding in findings:
         colour = {"wrong": "red", "note": "cyan"}.get(finding.kind, "yellow")
+        replayed = replays(by_id[finding.id], finding) if finding.kind == "wrong" else None
+        failed += replayed is False
+        tag = {True: " [green](proof replays)[/green]",
+               False: " [red](the proof does not replay)[/red]"}.get(replayed, "")
         out.print(f"[{colour}]{finding.kind}[/{colour}] {finding.group} {finding.id} ({escape(finding.domain)}): "
-                  f"{escape(finding.message)}")
+                  f"{escape(finding.message)}{tag}")
         if finding.proof:
             out.print(f"  proof: {escape(json.dumps(finding.proof)[:600])}")
     if args.json:
         Path(args.json).write_text(json.dumps([f.to_dict() for f in findings], indent=1) + "\n", encoding="utf-8")
     out.print(f"{len(generative)} generative question(s) checked: {len({f.id for f in wrong})} with provably wrong "
-              f"gold ({len(wrong)} finding(s)), {len({f.id for f in notes})} whose gold misses correct answers, "
-              f"{len(findings) - len(wrong) - len(notes)} not checkable")
+              f"gold ({len(wrong)} finding(s), {failed} whose proof does not replay), {len({f.id for f in notes})} "
+              f"whose gold misses correct answers, {len(findings) - len(wrong) - len(notes)} not checkable")
     return 1 if wrong else 0
 
 

@@ -8,7 +8,8 @@ description names (its objects, in order); reach, an atom the prover proves unre
 atom is proved reachable); areach, likewise for actions (an action whose preconditions are relaxed-reachable is
 preferred, as the official planner check only accepts those beyond the gold's list); val, the first inapplicable
 step (-1 when none); just, the question's plan (as written) without the first removable action or pair; land, a
-landmark false in the state and not a goal, else "None"; nexta, an action that starts an optimal plan.
+landmark false in the state and not a goal, else "None"; nexta, an action that starts an optimal plan (h* of
+every successor, else the first action of one optimal A* plan).
 Bool and MCQ records are answered only where they carry PDDL (apb's own questions), by solving the statement.
 """
 
@@ -36,6 +37,7 @@ from apb.engine import ApbError
 from apb.planners import solve
 
 LAND_NODES = 200_000  # expansions of the greedy search that finds a witness plan beyond the enumerated space
+NEXTA_NODES = 100_000  # expansions of the optimal A* whose plan's first action answers nexta when some h* is unknown
 _QUOTED = re.compile(r'"([^"]+)"')
 
 
@@ -187,8 +189,8 @@ def _nexta(q: Question):
 
     sit = question_situation(q)
     found = successor_distances(sit)
-    if found is None:
-        return None
+    if found is None:  # some successor's h* is beyond the budget: the first action of one optimal plan answers
+        return _nexta_from_plan(sit.task)
     here, values, _ = found
     best = optimal_actions(sit.task, here, values)
     if not best:
@@ -200,3 +202,14 @@ def _nexta(q: Question):
 
 _SOLVERS = {"app": _app, "prog": _prog, "reach": _reach, "areach": _areach, "val": _val, "just": _just,
             "land": _land, "nexta": _nexta}
+
+
+def _nexta_from_plan(task):
+    """nexta's answer from one cost-optimal plan (A* with an admissible heuristic): its first action starts an
+    optimal plan; the other actions are left unclassified."""
+    result = solve(task, "astar", timeout=None, max_nodes=NEXTA_NODES)
+    if not result.solved or not result.plan:
+        return None
+    first = str(result.plan[0])
+    cost = sum(task.cost(a) for a in result.plan)
+    return {"yes": [first], "no": [], "maybe": [], "opt": str(int(cost))}, first
