@@ -120,6 +120,23 @@ def test_solver_answers_on_hard_tasks_are_accepted_or_proved_correct(task, step)
 
 
 @needs_reference
+def test_backchained_landmarks_are_proved_landmarks_and_listed_by_the_release():
+    """Backchaining from the goal is sound (each fact it finds the prover proves a landmark) and finds what the
+    release's landmark generator lists: on the dev split it never names a fact outside the gold's yes list."""
+    from apb.acp.tasks.goals import backchained_landmarks
+    from apb.acp.truth import question_prover
+
+    found = 0
+    for q in _questions("land", "gen")[::3]:
+        prover = question_prover(q)
+        chained = backchained_landmarks(prover.task, prover.state)
+        assert all(prover.landmark(atom).value is True for atom in chained), q.id
+        assert chained <= {a.lower() for a in q.answer["yes"]}, q.id
+        found += len(chained)
+    assert found >= 10
+
+
+@needs_reference
 def test_judge_names_gold_wrong_and_official_incomplete_answers():
     from apb.acp.acceptance import judge
 

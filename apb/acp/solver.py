@@ -8,9 +8,10 @@ description names (its objects, in order); reach, an atom the prover proves unre
 atom is proved reachable); areach, likewise for actions (an action whose preconditions are relaxed-reachable is
 preferred, as the official planner check only accepts those beyond the gold's list); val, the first inapplicable
 step (-1 when none); just, the question's plan (as written) without the first removable action or pair; land, a
-landmark false in the state and not a goal, else "None"; nexta, an action that starts an optimal plan (h* of
-every successor, else the first action of one optimal A* plan).
-Bool and MCQ records are answered only where they carry PDDL (apb's own questions), by solving the statement.
+proved landmark false in the state and not a goal (one that backchaining from the goal finds first, as landmark
+generators do), else "None"; nexta, an action that starts an optimal plan (h* of every successor, else the first
+action of one optimal A* plan).
+Bool and MCQ questions are not answered: the released ones carry no PDDL (only their English context).
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ from apb.acp.official import question_plan_text
 from apb.acp.proofs import fact_key
 from apb.acp.records import Question
 from apb.acp.tasks.common import action_universe, atom_universe
-from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
+from apb.acp.tasks.goals import (
+    backchained_landmarks,
+    classify_landmarks,
+    optimal_actions,
+    successor_distances,
+)
 from apb.acp.tasks.reachability import grounded_actions, reachable_actions, unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
     QuestionPDDLError,
@@ -173,10 +179,12 @@ def _land(q: Question):
     yes, no, decided = found
     task = sit.task
     goals = {str(lit) for lit in task.goal if lit.positive}
-    # landmarks found by the relaxed achiever test first (the test landmark generators use), then the others
-    landmarks = sorted((yes[a].get("method") != "relaxed-achievers", a) for a in yes
+    # proved landmarks that backchaining from the goal finds first (what landmark generators find), then those of the
+    # relaxed achiever test, then the others
+    chained = backchained_landmarks(task, sit.state)
+    landmarks = sorted((a not in chained, yes[a].get("method") != "relaxed-achievers", a) for a in yes
                        if a not in goals and fact_key(task, a) is not None)
-    landmarks = [a for _, a in landmarks]
+    landmarks = [a for *_, a in landmarks]
     if landmarks:
         return {"yes": landmarks, "no": sorted(no)}, landmarks[0]
     if decided:

@@ -56,6 +56,34 @@ def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
     return result
 
 
+def backchained_landmarks(task: Task, state: State) -> set[str]:
+    """Landmarks found by backchaining from the goal (as landmark generators such as Zhu & Givan's or RHW's do): the
+    preconditions shared by every first achiever of a landmark (an achiever applicable in the delete relaxation
+    without the landmark) are landmarks. Sound and incomplete; goal facts themselves are left out."""
+    from apb.acp.proofs import fact_key
+    from apb.acp.relaxation import relaxed_closure
+
+    goals = {fact_key(task, str(lit)) for lit in task.goal if lit.positive}
+    goals = {g for g in goals if g is not None and not state.bits >> g & 1}
+    adders: dict[int, list] = {}
+    for action in task.actions:
+        for fact in action.add:
+            adders.setdefault(fact, []).append(action)
+    found, queue = set(goals), list(goals)
+    while queue:
+        landmark = queue.pop()
+        reachable = relaxed_closure(task, state, banned_fact=landmark).facts
+        first = [a for a in adders.get(landmark, []) if all(p in reachable for p in a.pre)]
+        if not first or any(a.effects or a.extra for a in first):  # conditional effects: no backchaining
+            continue
+        shared = set(first[0].pre).intersection(*(set(a.pre) for a in first[1:]))
+        for fact in shared - found:
+            if not state.bits >> fact & 1:
+                found.add(fact)
+                queue.append(fact)
+    return {task.fact_names[f] for f in found - goals}
+
+
 def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     found = classify_landmarks(sit)
     if found is None:
