@@ -111,8 +111,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_answer(args: argparse.Namespace) -> int:
     """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
-    answer from the question's PDDL without reading the gold (generative questions only). Exit 1 when a generative
-    question is left undecided."""
+    answer from the question's PDDL without reading the gold (bool/MCQ ones only where their items are in PDDL, as in
+    apb's own questions). Exit 1 when a generative question is left undecided."""
     from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
 
@@ -140,7 +140,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
             answer, text = found
             handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
     note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
-    note += f"; {skipped} bool/MCQ question(s) not answered (the solver answers generative ones)" if skipped else ""
+    note += (f"; {skipped} bool/MCQ question(s) not answered (the solver needs their items in PDDL, which released "
+             "records do not carry)") if skipped else ""
     out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
     return 1 if missing else 0
 

@@ -11,7 +11,8 @@ step (-1 when none); just, the question's plan (as written) without the first re
 proved landmark false in the state and not a goal (one that backchaining from the goal finds first, as landmark
 generators do), else "None"; nexta, an action that starts an optimal plan (h* of every successor, else the first
 action of one optimal A* plan).
-Bool and MCQ questions are not answered: the released ones carry no PDDL (only their English context).
+Bool and MCQ questions with PDDL items (apb's own) are answered by `apb.acp.solver_choice`; the released ones carry no
+PDDL (only their English context) and are not answered.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import re
 from apb.acp.official import question_plan_text
 from apb.acp.proofs import fact_key
 from apb.acp.records import Question
+from apb.acp.solver_choice import solve_choice
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import (
     backchained_landmarks,
@@ -48,9 +50,9 @@ _QUOTED = re.compile(r'"([^"]+)"')
 
 
 def solve_question(q: Question) -> tuple[object, str] | None:
-    """(answer, text) for a generative question, None when it cannot be computed."""
+    """(answer, text) for a question, None when it cannot be computed (bool/MCQ: `apb.acp.solver_choice`)."""
     if q.format != "gen":
-        return None
+        return solve_choice(q)
     try:
         return _SOLVERS[q.task](q)
     except (QuestionPDDLError, ApbError):
