@@ -217,7 +217,7 @@ def _nexta(q, found):
     """The yes list must hold optimal first actions only, the no list none; an optimal action the gold does not
     list at all is rejected by the official scorer. `maybe` actions are no claim (the official scorer asks a
     planner)."""
-    distances = successor_distances(question_situation(q))
+    distances = successor_distances(question_situation(q), patient=True)
     if distances is None:
         return [found("unchecked", "h* is undecided within the search budget")]
     here, values, method = distances

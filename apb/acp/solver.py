@@ -198,7 +198,7 @@ def _nexta(q: Question):
     from apb.acp.scorers import question_situation
 
     sit = question_situation(q)
-    found = successor_distances(sit)
+    found = successor_distances(sit, patient=True)
     if found is None:  # some successor's h* is beyond the budget: the first action of one optimal plan answers
         return _nexta_from_plan(sit.task)
     here, values, _ = found
