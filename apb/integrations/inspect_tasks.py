@@ -184,7 +184,7 @@ def game(domain: str = "blocksworld", problems: str = "1-5", split: str = "test"
          description: str = "curated", translator: str = "cascade", seeds: int = 1, max_steps: int | None = None,
          require_finish: bool = False) -> Task:
     """apb's text game as an agent task: the model plays each problem through apb's agent, scored by goal reached."""
-    samples = game_samples(domain, str(problems), split=split, agent=agent, description=description,
+    samples = game_samples(domain, _text(problems), split=split, agent=agent, description=description,
                            translator=translator, seeds=int(seeds),
                            max_steps=None if max_steps is None else int(max_steps),
                            require_finish=_flag(require_finish))
@@ -311,11 +311,17 @@ def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int =
 def _choices(value: Any, allowed: tuple[str, ...], what: str) -> list[str]:
     from apb.acp import ACPError
 
-    names = list(allowed) if str(value) == "all" else [v.strip().lower() for v in str(value).split(",") if v.strip()]
+    text = _text(value)
+    names = list(allowed) if text == "all" else [v.strip().lower() for v in text.split(",") if v.strip()]
     for name in names:
         if name not in allowed:
             raise ACPError(f"unknown {what} {name!r}: use {', '.join(allowed)} or all")
     return names
+
+
+def _text(value: Any) -> str:
+    """A -T value as the text it was typed as: Inspect splits `a,b` into a list (`-T problems=1,3`)."""
+    return ",".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
 
 
 def _flag(value: Any) -> bool:
