@@ -256,13 +256,12 @@ def generate_answer():
 # ---- apb/nl2pddl ----------------------------------------------------------------------------------------------
 def nl2pddl_samples(rows: list[dict], base: Path, *, shots: int = 0) -> list[Sample]:
     """One Sample per (description, gold problem) pair: `apb nl2pddl eval`'s messages, the gold as the target."""
-    from apb.nl2pddl.runner import domain_file_for, messages_for
+    from apb.nl2pddl.runner import domain_file_for, messages_for, shots_for
 
     samples = []
     for row in rows:
         path = domain_file_for(row, base)
-        examples = [r for r in rows if r["domain"] == row["domain"] and r["id"] != row["id"]][:shots]
-        messages = messages_for(row, path.read_text(encoding="utf-8"), examples)
+        messages = messages_for(row, path.read_text(encoding="utf-8"), shots_for(rows, row, shots))
         samples.append(Sample(input=[to_inspect_message(m) for m in messages], target=row["problem_pddl"],
                               id=str(row["id"]), metadata={"domain_file": str(path), "domain": row.get("domain"),
                                                           "is_placeholder": bool(row.get("is_placeholder"))}))
