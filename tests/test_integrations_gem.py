@@ -72,3 +72,15 @@ def test_apbs_reasoning_gym_datasets_reach_gem_scored_by_apb():
     rest = entry["answer"].splitlines()[1:]
     assert env.step("\\boxed{" + "\n".join(rest) + "}")[1] == 0.0  # the first action left out: not a plan
     assert env.step("no boxed answer")[1] == 0.0
+
+
+def test_gem_make_vec_runs_apb_games_side_by_side_to_the_goal():
+    envs = gem.make_vec(["apb:Blocksworld-v0", "apb:Blocksworld-v0"], problem=1, seed=0)
+    observations, _ = envs.reset()
+    assert len(observations) == 2 and all("My goal is" in o for o in observations)
+    first = envs.envs[0].game
+    plan = [english_action(a, first.info) for a in first.info["gold_plan"]]
+    for text in plan:
+        observations, rewards, terminated, _, _ = envs.step([text, text])
+    assert list(rewards) == [1.0, 1.0] and list(terminated) == [True, True]
+    assert all("My goal is" in o for o in observations)  # GEM's vector env resets a finished episode at once
