@@ -131,15 +131,3 @@ def test_the_lm_eval_command_runs_the_exported_tasks_on_the_dummy_model(exported
     assert {name: {m: scores[name][f"{m},none"] for m in METRICS} for name in ours} == ours
     assert all(v == 0.0 for metrics in ours.values() for v in metrics.values())
 
-
-def test_a_missing_pairs_file_is_refused_and_the_folder_rule_holds(exported, tmp_path):
-    pairs, _, _ = exported
-    base = [sys.executable, "-m", "apb", "nl2pddl", "export", "--format", "lm-eval"]
-    done = subprocess.run([*base, str(tmp_path / "t"), "--pairs", str(tmp_path / "nowhere")], capture_output=True,
-                          text=True)
-    assert done.returncode == 2 and "nowhere" in done.stderr and not (tmp_path / "t").exists()
-    assert subprocess.run([*base, str(tmp_path / "t"), "--pairs", str(pairs)], capture_output=True).returncode == 0
-    done = subprocess.run([*base, str(tmp_path / "t"), "--pairs", str(pairs)], capture_output=True, text=True)
-    assert done.returncode == 2 and "not empty" in done.stderr
-    assert subprocess.run([*base, str(tmp_path / "t"), "--pairs", str(pairs), "--overwrite"],
-                          capture_output=True).returncode == 0
