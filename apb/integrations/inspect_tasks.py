@@ -273,18 +273,17 @@ def problem_equivalence():
     """Planetarium's triple for the generated problem against the gold one, by apb's checker."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        from apb.agents.llm_plus_p import extract_problem_pddl
         from apb.engine import load_domain
-        from apb.nl2pddl import assess
+        from apb.nl2pddl.runner import score_answer
 
-        predicted = extract_problem_pddl(state.output.completion)
-        result = await anyio.to_thread.run_sync(
-            lambda: assess(target.text, predicted, load_domain(state.metadata["domain_file"]),
-                           placeholder=state.metadata["is_placeholder"]))
-        triple = result.evaluation
-        return Score(value={k: float(v) for k, v in triple._asdict().items()}, answer=predicted,
-                     explanation=result.error or result.reason or result.verdict,
-                     metadata={"planner_status": result.planner_status, "verdict": result.verdict})
+        result = await anyio.to_thread.run_sync(  # as apb nl2pddl eval scores an answer
+            lambda: score_answer(target.text, state.output.completion, load_domain(state.metadata["domain_file"]),
+                                 placeholder=state.metadata["is_placeholder"]))
+        return Score(value={k: float(bool(result[k])) for k in ("parseable", "solvable", "correct")},
+                     answer=result["predicted"],
+                     explanation=(result.get("gold_error") or result.get("answer_error") or result.get("reason")
+                                  or result.get("verdict")),
+                     metadata={k: result.get(k) for k in ("planner_status", "verdict", "gold_error")})
 
     return score
 
