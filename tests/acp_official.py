@@ -127,3 +127,23 @@ def verdict(record: dict, task: str, fmt: str, text: str) -> bool:
     if fmt == "gen":
         return gen_verdict(record, task, text)
     return choice_verdict(record, fmt, text)
+
+
+def planner_unsolvable(record: dict, goal: str) -> bool:
+    """The official planner check of reach/areach: is `goal` (an atom or a conjunction) unsolvable from the record's
+    state (`utils.pddl_utils.is_unsolvable_new_goal`, K* with its 3 s limit)?"""
+    _modules()
+    from utils.pddl_utils import is_unsolvable_new_goal
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return bool(is_unsolvable_new_goal(record["PDDL_domain"].lower(), record["PDDL_problem"].lower(), goal))
+
+
+def grounded_preconditions(record: dict, action: str) -> list[str] | None:
+    """The preconditions tarski's relaxed grounding gives `action`, None when it does not ground it (then the
+    official areach check rejects the action without asking a planner)."""
+    _modules()
+    from utils.tarski_utils import get_action_preconditions
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return get_action_preconditions(record["PDDL_domain"].lower(), record["PDDL_problem"].lower(), action)

@@ -190,3 +190,21 @@ def test_audit_proofs_replay_with_the_engine():
     task, state = question_task(fixture("reach", 141))
     assert witness["method"] == "plan" and task.holds(replay(task, state, witness["plan"])[-1], "(at c0 l1)")
     assert findings[142].proof["method"] == "relaxed" and findings[181].proof["method"] == "relaxed-achievers"
+
+
+def test_solver_answers_bool_and_mcq_questions_from_their_pddl_as_the_proved_gold(questions):
+    """The solver decides every bool and MCQ statement with the engine (the gold blanked), and the official reading
+    of its text (the declared lm-eval filters) accepts it; without PDDL items it does not answer."""
+    from dataclasses import replace
+
+    from apb.acp.official import official_verdict
+    from apb.acp.solver import solve_question
+
+    choice = [q for q in questions if q.format in ("bool", "mcq")]
+    assert {q.task for q in choice} == set(TASKS) - {"nexta"} and {q.answer for q in choice} >= {"yes", "no"}
+    for q in choice:
+        blind = replace(q, answer=None, gold={}, proof={})
+        answer, text = solve_question(blind)
+        assert answer == q.answer and official_verdict(q, text).correct, (q.task, q.format, q.id, answer, q.answer)
+    released = replace(choice[0], domain_pddl="", problem_pddl="", item={})
+    assert solve_question(released) is None

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from apb.engine import Task, load_domain, load_problem, load_task
+from apb.engine import Task, axioms, load_domain, load_problem, load_task
+from apb.engine.axioms import DNF_LIMIT, dnf, fact_mask
 from apb.engine.formulas import RelaxedFacts, bindings_of
 from apb.engine.ground import ground
 
@@ -67,7 +68,7 @@ def test_an_update_removes_what_lost_support_and_keeps_what_has_another():
     assert "(reachable home)" in task.facts(closed)  # its own axiom still holds
 
 
-@pytest.mark.parametrize("folder", ["psr-middle", "philosophers", "optical-telegraphs"])
+@pytest.mark.parametrize("folder", ["psr-middle", "psr-large", "philosophers", "optical-telegraphs"])
 def test_updates_equal_full_evaluation_along_random_walks(folder):
     if not (IPC / folder).is_dir():
         pytest.skip(f"IPC reference folder missing: {IPC / folder}")
@@ -75,7 +76,7 @@ def test_updates_equal_full_evaluation_along_random_walks(folder):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         task = load_task(domain_file, problem_file)
-    assert task.axioms is not None
+    assert task.axioms is not None and task.axioms.incremental
     rng = random.Random(3)
     state = task.initial_state
     checked = 0
@@ -84,6 +85,42 @@ def test_updates_equal_full_evaluation_along_random_walks(folder):
         options = task.applicable(state)
         state = task.apply(state, rng.choice(options)) if options else task.initial_state
     assert checked > 40
+
+
+@pytest.mark.parametrize("folder", ["psr-middle", "philosophers", "optical-telegraphs"])
+def test_the_rules_of_a_body_hold_exactly_when_the_body_does(folder):
+    """The disjunctive normal form that updates use, against the ground body's own evaluation on random bits."""
+    if not (IPC / folder).is_dir():
+        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
+    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        task = load_task(domain_file, problem_file)
+    rng = random.Random(5)
+    bodies = [body for layer in task.axioms.strata for _, body in layer]
+    both = [0, 0]
+    for body in rng.sample(bodies, min(60, len(bodies))):
+        rules = dnf(body, DNF_LIMIT)
+        assert rules is not None
+        mentioned = fact_mask(body)
+        for _ in range(40):
+            bits = rng.getrandbits(task.num_facts) & mentioned
+            if rng.random() < 0.5:  # bias towards satisfying the positive part of some rule
+                bits |= rng.choice(rules)[0] if rules else 0
+            expected = body.holds(bits)
+            assert any(bits & pos == pos and not bits & neg for pos, neg in rules) == expected
+            both[expected] += 1
+    assert min(both) > 0
+
+
+def test_a_body_over_the_limit_falls_back_to_full_evaluation(monkeypatch):
+    monkeypatch.setattr(axioms, "DNF_LIMIT", 0)
+    task = load_task(ADL / "reach-domain.pddl", ADL / "reach-p01.pddl")
+    assert not task.axioms.incremental
+    state = task.initial_state
+    for step in ("(open-door home a)", "(open-door a b)", "(disarm b)"):
+        state = task.apply(state, step)
+    assert {"(reachable b)", "(safe b)"} <= task.facts(state)
 
 
 def naive_holds(self, node, binding):

@@ -79,3 +79,28 @@ def test_apb_acp_export_needs_no_framework_and_refuses_a_missing_source(tmp_path
     done = subprocess.run(again, capture_output=True, text=True)
     assert done.returncode == 2 and "not empty" in done.stderr  # the output-folder rule of every command
     assert subprocess.run([*again, "--overwrite"], capture_output=True, text=True).returncode == 0
+
+
+def test_apb_nl2pddl_export_needs_no_framework_refuses_a_missing_source_and_keeps_the_folder_rule(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from apb.nl2pddl import build_pairs
+
+    rows = build_pairs("gripper", 2, tmp_path / "pairs")
+    base = [sys.executable, "-m", "apb", "nl2pddl", "export", "--format", "lm-eval"]
+    done = subprocess.run([*base, str(tmp_path / "t"), "--pairs", str(tmp_path / "pairs")], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    [config] = (tmp_path / "t").glob("*.yaml")
+    assert config.read_text().endswith("process_results: !function utils.process_results\n")
+    [data] = (tmp_path / "t" / "data").glob("*.jsonl")
+    assert [json.loads(line)["id"] for line in data.open()] == [str(r["id"]) for r in rows]
+    done = subprocess.run([*base, str(tmp_path / "u"), "--pairs", str(tmp_path / "nowhere")], capture_output=True,
+                          text=True)
+    assert done.returncode == 2 and "nowhere" in done.stderr and not (tmp_path / "u").exists()
+    again = [*base, str(tmp_path / "t"), "--pairs", str(tmp_path / "pairs")]
+    done = subprocess.run(again, capture_output=True, text=True)
+    assert done.returncode == 2 and "not empty" in done.stderr  # the output-folder rule of every command
+    assert subprocess.run([*again, "--overwrite"], capture_output=True, text=True).returncode == 0

@@ -74,35 +74,118 @@ def test_task_parameters_select_problems_agent_and_are_checked():
     task = game(domain="gripper", problems="1,3", agent="react", description="rule")
     assert [s.metadata["problem_id"] for s in task.dataset] == ["p01", "p03"]
     assert {s.metadata["spec"]["agent"] for s in task.dataset} == {"react"}
+    # `inspect eval -T problems=1,3` passes a list (Inspect splits on commas): the same problems
+    assert [s.metadata["problem_id"] for s in game(domain="gripper", problems=["1", "3"]).dataset] == ["p01", "p03"]
     from apb.eval.plan import EvalError
 
     with pytest.raises(EvalError, match="unknown agent"):
         game(domain="blocksworld", problems="1", agent="telepathy")
 
 
-def test_inspect_eval_apb_game_on_the_command_line_writes_a_log(tmp_path):
+SHIM = Path(__file__).resolve().parent / "tiktoken_shim"  # o200k_base without a download, for the mock model
+
+
+def offline_env(tmp_path) -> dict:
+    """The environment of an `inspect eval` subprocess: logs in tmp_path, and the tiktoken stand-in on PYTHONPATH
+    (the mock model counts the tokens of its default answer with o200k_base, which tiktoken would download)."""
+    path = os.pathsep.join(p for p in (str(SHIM), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "INSPECT_LOG_DIR": str(tmp_path / "logs"), "PYTHONPATH": path}
+
+
+@pytest.fixture
+def offline_tokens(monkeypatch):
+    """In this process: the same stand-in, for mock outputs without usage (the mock model then counts tokens)."""
+    import importlib.util
+
+    import tiktoken.registry
+
+    monkeypatch.setitem(tiktoken.registry.ENCODINGS, "o200k_base", None)  # restored (or removed) after the test
+    spec = importlib.util.spec_from_file_location("apb_test_tiktoken_shim", SHIM / "sitecustomize.py")
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+def inspect_command() -> str:
     assert any(ep.name == "apb" for ep in entry_points(group="inspect_ai")), \
         "apb's inspect_ai entry point is not installed: reinstall apb (pip install -e '.[inspect]')"
     inspect = shutil.which("inspect", path=str(Path(sys.executable).parent)) or shutil.which("inspect")
     assert inspect, "the inspect command is not installed"
-    env = {**os.environ, "INSPECT_LOG_DIR": str(tmp_path / "logs")}
-    done = subprocess.run([inspect, "eval", "apb/game", "-T", "domain=blocksworld", "-T", "problems=1-2",
-                           "--model", "mockllm/model", "--display", "none"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=600)
+    return inspect
+
+
+def sample_errors(sample) -> list:
+    """What went wrong in a sample: Inspect's error, or the error an apb episode recorded."""
+    [score] = sample.scores.values()
+    return [e for e in (sample.error, (score.metadata or {}).get("error")) if e]
+
+
+@pytest.mark.parametrize("task, args, samples", [
+    ("apb/game", ["domain=blocksworld", "problems=1-2"], 2),
+    ("apb/acp", ["domain=ferry", "tasks=app,reach", "formats=bool,gen", "count=1"], 4),
+    ("apb/nl2pddl", ["dataset=blocksworld", "count=2"], 2),
+])
+def test_inspect_eval_on_the_command_line_runs_every_sample_without_an_error(task, args, samples, tmp_path):
+    command = [inspect_command(), "eval", task, *[a for arg in args for a in ("-T", arg)], "--model", "mockllm/model",
+               "--display", "none"]
+    done = subprocess.run(command, cwd=tmp_path, env=offline_env(tmp_path), capture_output=True, text=True,
+                          timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     [path] = list((tmp_path / "logs").glob("*.eval"))
     log = read_eval_log(str(path))
-    assert log.status == "success" and len(log.samples) == 2
-    # the mock model's default answer is no action: both episodes end without the goal
-    assert all(next(iter(s.scores.values())).value == "I" for s in log.samples)
+    assert log.status == "success" and len(log.samples) == samples
+    for sample in log.samples:
+        assert sample_errors(sample) == [], sample.id
+        [score] = sample.scores.values()
+        # the mock model's default answer ("Default output from mockllm/model") is no action and no answer
+        assert score.value in ("I", {"official": 0.0, "sound": 0.0},
+                               {"parseable": 0.0, "solvable": 0.0, "correct": 0.0}), (sample.id, score.value)
+    if task == "apb/game":  # the episodes were played: the agent sent the mock's text, the env explained
+        for sample in log.samples:
+            [score] = sample.scores.values()
+            assert score.metadata["steps"] > 0 and score.metadata["stop_reason"] != "error"
+            assert score.metadata["transcript"][0]["observation"].startswith("I cannot")
 
 
-def answering(table, default="}}} no idea"):
-    """A mock-model callable: the answer for the sample whose last user message is a key of `table`."""
+def test_the_tasks_by_their_registered_names_score_1_for_right_and_0_for_wrong_answers(offline_tokens, tmp_path):
+    """apb/game, apb/acp and apb/nl2pddl as `inspect eval` finds them (the entry point), the mock model's answers
+    without usage (so it counts tokens, as on the command line): right scores 1, wrong 0, no sample errors."""
+    def plain(texts):
+        return (ModelOutput.from_content("mockllm/model", t) for t in texts)
+
+    def play(task, args, outputs, where):
+        model = get_model("mockllm/model", custom_outputs=outputs)
+        [log] = inspect_eval(task, task_args=args, model=model, log_dir=str(tmp_path / where), display="none")
+        assert log.status == "success", log.error
+        log = read_eval_log(log.location)
+        assert all(sample_errors(s) == [] for s in log.samples)
+        return [next(iter(s.scores.values())).value for s in log.samples]
+
+    game_args = {"domain": "blocksworld", "problems": "1", "max_steps": 12}
+    assert play("apb/game", game_args, plain(gold_english(1)), "game-right") == ["C"]
+    assert play("apb/game", game_args, plain(["stack block_a on top of block_b"] * 12), "game-wrong") == ["I"]
+    acp_args = {"domain": "ferry", "tasks": "app", "formats": "bool", "count": 1, "shots": 0}
+    from apb.integrations.inspect_tasks import acp, nl2pddl
+
+    gold = {s.input[-1].text: s.target for s in acp(**acp_args).dataset}
+    flip = {text: {"yes": "no", "no": "yes"}[target] for text, target in gold.items()}
+    assert play("apb/acp", acp_args, answering(gold, usage=False), "acp-right") == [
+        {"official": 1.0, "sound": 1.0}] * len(gold)
+    assert play("apb/acp", acp_args, answering(flip, usage=False), "acp-wrong") == [
+        {"official": 0.0, "sound": 0.0}] * len(gold)
+    nl_args = {"dataset": "blocksworld", "count": 1}
+    problems = {s.input[-1].text: s.target for s in nl2pddl(**nl_args).dataset}
+    assert play("apb/nl2pddl", nl_args, answering(problems, usage=False), "nl-right") == [
+        {"parseable": 1.0, "solvable": 1.0, "correct": 1.0}]
+    assert play("apb/nl2pddl", nl_args, answering({}, usage=False), "nl-wrong") == [
+        {"parseable": 0.0, "solvable": 0.0, "correct": 0.0}]
+
+
+def answering(table, default="}}} no idea", usage=True):
+    """A mock-model callable: the answer for the sample whose last user message is a key of `table` (with usage set
+    unless `usage=False`, when the mock model counts the tokens)."""
 
     def outputs(messages, tools, tool_choice, config):
         text = table.get(messages[-1].text, default)
-        return next(scripted([text]))
+        return next(scripted([text])) if usage else ModelOutput.from_content("mockllm/model", text)
 
     return outputs
 

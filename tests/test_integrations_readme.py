@@ -35,7 +35,8 @@ def needs(code: str) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module.split(".")[0])
     frameworks = {"integrations.verifiers": "verifiers", "integrations.openenv": "openenv",
-                  "integrations.reasoning_gym": "reasoning_gym", "integrations.inspect_tasks": "inspect_ai"}
+                  "integrations.reasoning_gym": "reasoning_gym", "integrations.inspect_tasks": "inspect_ai",
+                  "integrations.gem": "gem"}
     for part, module in frameworks.items():
         if part in code:
             names.add(module)
@@ -45,7 +46,7 @@ def needs(code: str) -> list[str]:
 def test_the_section_has_examples_for_every_framework():
     text = section()
     for name in ("inspect eval apb/game", "load_environment", "apb serve openenv", "apb_blocksworld",
-                 "apb acp export --format lm-eval"):
+                 "apb acp export --format lm-eval", "gem.make", "apb nl2pddl export --format lm-eval"):
         assert name in text
     assert len(blocks("py")) >= 3
 

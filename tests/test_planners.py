@@ -50,7 +50,8 @@ CASES = [pytest.param(dataset, instance, id=f"{dataset}/{instance}")
          for dataset in MAIN_DATASETS for instance in OPTIMAL[dataset]]
 SMALL_CASES = [case for case in CASES if OPTIMAL[case.values[0]][case.values[1]] <= 8]
 TIMEOUT = 60.0
-HARD = ("floortile", "instance-25")  # the longest A* run of the reference: about 10 s
+ASTAR_NODES = 200_000  # A*'s budget in expansions (the largest run of the reference, floortile instance-25, ~48k)
+HARD = ("floortile", "instance-25")  # the longest A* run of the reference: about 10-20 s
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
@@ -102,7 +103,7 @@ def test_optimal_table_covers_the_reference_problems():
 @pytest.mark.parametrize(("dataset", "instance"), CASES)
 def test_astar_finds_an_optimal_plan(dataset, instance):
     task = reference_task(dataset, instance)
-    result = solve(task, "astar", timeout=TIMEOUT)
+    result = solve(task, "astar", timeout=None, max_nodes=ASTAR_NODES)  # a count, not a clock: loaded CI machines
     assert result.status == "solved", result.message
     assert result.planner == "astar" and result.heuristic == "lmcut"
     assert_valid(task, result)

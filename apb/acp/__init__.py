@@ -13,9 +13,10 @@ q = questions[0]; q.acpbench(); score(q, oracle_answer(q)).sound   # True
   planner calls decided with the engine); `scorers.score` / `scorers.score_response`: official and sound verdicts;
   `extract.extract` reads LLM answers for the sound scorer.
 - `solver.solve_question` answers generative questions from their PDDL (never from the gold); `oracle_answer`
-  echoes the gold.
-- `evaluate.evaluate` runs an LLM (resumable JSONL), `report` summarises, `audit` checks released gold,
-  `verify.verify` replays the gold and proofs of generated questions.
+  echoes the gold; `acceptance.judge` says why the official scorer rejects an answer (a gold a replayed proof
+  contradicts, a correct answer the official check cannot accept, or a wrong one).
+- `evaluate.evaluate` runs an LLM (resumable JSONL), `report` summarises, `audit` checks released gold (each
+  finding's proof replays with `audit.replays`), `verify.verify` replays the gold and proofs of generated questions.
 """
 
 from apb.acp.errors import ACPError

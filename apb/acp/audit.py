@@ -18,7 +18,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from apb.acp.official import official_verdict, question_plan_text
-from apb.acp.proofs import normal_atom
+from apb.acp.proofs import Verdict, check_proof, normal_atom
 from apb.acp.records import Question
 from apb.acp.scorers import not_a_proposition, question_situation
 from apb.acp.solver import identify_action
@@ -48,6 +48,7 @@ class Finding:
     kind: str
     message: str
     proof: dict = field(default_factory=dict)
+    claim: dict | None = None  # what the proof establishes: {"kind": atoms|action|landmark, "item": ..., "value": ...}
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -58,8 +59,9 @@ def audit_question(q: Question) -> list[Finding]:
     if q.format != "gen":
         return []
 
-    def found(kind: str, message: str, proof: dict | None = None) -> Finding:
-        return Finding(q.id, q.group, q.domain, kind, message, proof or {})
+    def found(kind: str, message: str, proof: dict | None = None, claim: tuple | None = None) -> Finding:
+        what = dict(zip(("kind", "item", "value"), claim)) if claim else None
+        return Finding(q.id, q.group, q.domain, kind, message, proof or {}, what)
 
     try:
         return _AUDITS[q.task](q, found)
@@ -105,7 +107,7 @@ def _reach_like(q, found, kind: str):
             reason = not_a_proposition(task, atom)
             if reason is not None:  # a static or ill-typed atom is no answer to "which proposition never holds"
                 findings.append(found("wrong", f"{atom} is in the gold but is not a proposition of the task: {reason}",
-                                      {"method": "type", "reason": reason}))
+                                      {"method": "type", "reason": reason}, ("atoms", atom, False)))
                 continue
             verdict = prover.atoms([atom])
         else:
@@ -115,7 +117,8 @@ def _reach_like(q, found, kind: str):
             verdict = prover.action(task.parse_action(action))
         if verdict.value is True:
             findings.append(found("wrong", f"{item} is in the gold but can become "
-                                  + ("true" if kind == "atoms" else "applicable"), verdict.proof))
+                                  + ("true" if kind == "atoms" else "applicable"), verdict.proof,
+                                  ("atoms", atom, True) if kind == "atoms" else ("action", action, True)))
     universe = atom_universe(task) if kind == "atoms" else action_universe(task)
     unreachable = (unreachable_atoms(prover, universe) if kind == "atoms"
                    else unreachable_actions(prover, universe)) if universe else {}
@@ -133,7 +136,8 @@ def _reach_like(q, found, kind: str):
         findings.append(found("wrong", f"the gold says None, but {item} can never "
                               + ("hold" if kind == "atoms" else "apply")
                               + f" ({len(unreachable)} such); the official scorer rejects it",
-                              {**verdict.proof, "answer": item, "official": official_verdict(q, item).correct}))
+                              {**verdict.proof, "answer": item, "official": official_verdict(q, item).correct},
+                              ("atoms" if kind == "atoms" else "action", item, False)))
     return findings
 
 
@@ -187,11 +191,13 @@ def _land(q, found):
     for atom in gold.get("yes") or []:
         verdict = prover.landmark(atom)
         if verdict.value is False:
-            findings.append(found("wrong", f"{atom} is listed as a landmark but a plan avoids it", verdict.proof))
+            findings.append(found("wrong", f"{atom} is listed as a landmark but a plan avoids it", verdict.proof,
+                                  ("landmark", normal_atom(atom), False)))
     for atom in gold.get("no") or []:
         verdict = prover.landmark(atom)
         if verdict.value is True:
-            findings.append(found("wrong", f"{atom} is listed as a non-landmark but is a landmark", verdict.proof))
+            findings.append(found("wrong", f"{atom} is listed as a non-landmark but is a landmark", verdict.proof,
+                                  ("landmark", normal_atom(atom), True)))
     classified = classify_landmarks(question_situation(q))
     # goal facts are landmarks trivially; a gold that leaves them out may mean to, so only others are reported
     landmarks = {a: p for a, p in (classified[0] if classified else {}).items() if p.get("method") != "goal"}
@@ -200,10 +206,10 @@ def _land(q, found):
     if not gold.get("yes") and landmarks:
         atom = sorted(landmarks)[0]
         findings.append(found("wrong", f"the gold lists no landmark (None), but {atom} is one "
-                              f"({len(landmarks)} landmarks)", landmarks[atom]))
-    elif missing:
-        findings.append(found("wrong", f"the gold's landmarks miss {', '.join(missing)}",
-                              {a: landmarks[a] for a in missing}))
+                              f"({len(landmarks)} landmarks)", landmarks[atom], ("landmark", atom, True)))
+    else:
+        findings += [found("wrong", f"the gold lists neither as a landmark nor as a non-landmark {atom}, a landmark",
+                           landmarks[atom], ("landmark", atom, True)) for atom in missing]
     return findings
 
 
@@ -211,7 +217,7 @@ def _nexta(q, found):
     """The yes list must hold optimal first actions only, the no list none; an optimal action the gold does not
     list at all is rejected by the official scorer. `maybe` actions are no claim (the official scorer asks a
     planner)."""
-    distances = successor_distances(question_situation(q))
+    distances = successor_distances(question_situation(q), patient=True)
     if distances is None:
         return [found("unchecked", "h* is undecided within the search budget")]
     here, values, method = distances
@@ -237,6 +243,18 @@ def _nexta(q, found):
 _AUDITS = {"app": _app, "prog": _prog, "reach": lambda q, f: _reach_like(q, f, "atoms"),
            "areach": lambda q, f: _reach_like(q, f, "actions"), "val": _val, "just": _just, "land": _land,
            "nexta": _nexta}
+
+
+def replays(q: Question, finding: Finding) -> bool | None:
+    """Whether the finding's proof, replayed on the question's own PDDL, establishes its claim (a witness plan is
+    run, a relaxation, h^2 or exhaustive argument is derived again); None for a finding without a claim (app, prog,
+    val, just and nexta findings are the engine's direct computation, which the audit already is)."""
+    if not finding.claim:
+        return None
+    task, state = question_task(q)
+    kind, item, value = finding.claim["kind"], finding.claim["item"], finding.claim["value"]
+    claim = [item] if kind == "atoms" else item
+    return check_proof(task, state, kind, claim, Verdict(value, finding.proof), budget=q.budget)
 
 
 def audit(questions: list[Question]) -> list[Finding]:

@@ -111,8 +111,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_answer(args: argparse.Namespace) -> int:
     """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
-    answer from the question's PDDL without reading the gold (generative questions only). Exit 1 when a generative
-    question is left undecided."""
+    answer from the question's PDDL without reading the gold (bool/MCQ ones only where their items are in PDDL, as in
+    apb's own questions). Exit 1 when a generative question is left undecided."""
     from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
 
@@ -140,13 +140,14 @@ def cmd_answer(args: argparse.Namespace) -> int:
             answer, text = found
             handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
     note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
-    note += f"; {skipped} bool/MCQ question(s) not answered (the solver answers generative ones)" if skipped else ""
+    note += (f"; {skipped} bool/MCQ question(s) not answered (the solver needs their items in PDDL, which released "
+             "records do not carry)") if skipped else ""
     out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
     return 1 if missing else 0
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from apb.acp.audit import audit
+    from apb.acp.audit import audit, replays
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
 
@@ -159,17 +160,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
     findings = audit(generative)
     wrong = [f for f in findings if f.kind == "wrong"]
     notes = [f for f in findings if f.kind == "note"]
+    by_id = {q.id: q for q in generative}
+    failed = 0
     for finding in findings:
         colour = {"wrong": "red", "note": "cyan"}.get(finding.kind, "yellow")
+        replayed = replays(by_id[finding.id], finding) if finding.kind == "wrong" else None
+        failed += replayed is False
+        tag = {True: " [green](proof replays)[/green]",
+               False: " [red](the proof does not replay)[/red]"}.get(replayed, "")
         out.print(f"[{colour}]{finding.kind}[/{colour}] {finding.group} {finding.id} ({escape(finding.domain)}): "
-                  f"{escape(finding.message)}")
+                  f"{escape(finding.message)}{tag}")
         if finding.proof:
             out.print(f"  proof: {escape(json.dumps(finding.proof)[:600])}")
     if args.json:
         Path(args.json).write_text(json.dumps([f.to_dict() for f in findings], indent=1) + "\n", encoding="utf-8")
     out.print(f"{len(generative)} generative question(s) checked: {len({f.id for f in wrong})} with provably wrong "
-              f"gold ({len(wrong)} finding(s)), {len({f.id for f in notes})} whose gold misses correct answers, "
-              f"{len(findings) - len(wrong) - len(notes)} not checkable")
+              f"gold ({len(wrong)} finding(s), {failed} whose proof does not replay), {len({f.id for f in notes})} "
+              f"whose gold misses correct answers, {len(findings) - len(wrong) - len(notes)} not checkable")
     return 1 if wrong else 0
 
 

@@ -8,8 +8,11 @@ description names (its objects, in order); reach, an atom the prover proves unre
 atom is proved reachable); areach, likewise for actions (an action whose preconditions are relaxed-reachable is
 preferred, as the official planner check only accepts those beyond the gold's list); val, the first inapplicable
 step (-1 when none); just, the question's plan (as written) without the first removable action or pair; land, a
-landmark false in the state and not a goal, else "None"; nexta, an action that starts an optimal plan.
-Bool and MCQ records are answered only where they carry PDDL (apb's own questions), by solving the statement.
+proved landmark false in the state and not a goal (one that backchaining from the goal finds first, as landmark
+generators do), else "None"; nexta, an action that starts an optimal plan (h* of every successor, else the first
+action of one optimal A* plan).
+Bool and MCQ questions with PDDL items (apb's own) are answered by `apb.acp.solver_choice`; the released ones carry no
+PDDL (only their English context) and are not answered.
 """
 
 from __future__ import annotations
@@ -20,8 +23,14 @@ import re
 from apb.acp.official import question_plan_text
 from apb.acp.proofs import fact_key
 from apb.acp.records import Question
+from apb.acp.solver_choice import solve_choice
 from apb.acp.tasks.common import action_universe, atom_universe
-from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
+from apb.acp.tasks.goals import (
+    backchained_landmarks,
+    classify_landmarks,
+    optimal_actions,
+    successor_distances,
+)
 from apb.acp.tasks.reachability import grounded_actions, reachable_actions, unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
     QuestionPDDLError,
@@ -36,13 +45,14 @@ from apb.engine import ApbError
 from apb.planners import solve
 
 LAND_NODES = 200_000  # expansions of the greedy search that finds a witness plan beyond the enumerated space
+NEXTA_NODES = 100_000  # expansions of the optimal A* whose plan's first action answers nexta when some h* is unknown
 _QUOTED = re.compile(r'"([^"]+)"')
 
 
 def solve_question(q: Question) -> tuple[object, str] | None:
-    """(answer, text) for a generative question, None when it cannot be computed."""
+    """(answer, text) for a question, None when it cannot be computed (bool/MCQ: `apb.acp.solver_choice`)."""
     if q.format != "gen":
-        return None
+        return solve_choice(q)
     try:
         return _SOLVERS[q.task](q)
     except (QuestionPDDLError, ApbError):
@@ -171,10 +181,12 @@ def _land(q: Question):
     yes, no, decided = found
     task = sit.task
     goals = {str(lit) for lit in task.goal if lit.positive}
-    # landmarks found by the relaxed achiever test first (the test landmark generators use), then the others
-    landmarks = sorted((yes[a].get("method") != "relaxed-achievers", a) for a in yes
+    # proved landmarks that backchaining from the goal finds first (what landmark generators find), then those of the
+    # relaxed achiever test, then the others
+    chained = backchained_landmarks(task, sit.state)
+    landmarks = sorted((a not in chained, yes[a].get("method") != "relaxed-achievers", a) for a in yes
                        if a not in goals and fact_key(task, a) is not None)
-    landmarks = [a for _, a in landmarks]
+    landmarks = [a for *_, a in landmarks]
     if landmarks:
         return {"yes": landmarks, "no": sorted(no)}, landmarks[0]
     if decided:
@@ -186,9 +198,9 @@ def _nexta(q: Question):
     from apb.acp.scorers import question_situation
 
     sit = question_situation(q)
-    found = successor_distances(sit)
-    if found is None:
-        return None
+    found = successor_distances(sit, patient=True)
+    if found is None:  # some successor's h* is beyond the budget: the first action of one optimal plan answers
+        return _nexta_from_plan(sit.task)
     here, values, _ = found
     best = optimal_actions(sit.task, here, values)
     if not best:
@@ -200,3 +212,14 @@ def _nexta(q: Question):
 
 _SOLVERS = {"app": _app, "prog": _prog, "reach": _reach, "areach": _areach, "val": _val, "just": _just,
             "land": _land, "nexta": _nexta}
+
+
+def _nexta_from_plan(task):
+    """nexta's answer from one cost-optimal plan (A* with an admissible heuristic): its first action starts an
+    optimal plan; the other actions are left unclassified."""
+    result = solve(task, "astar", timeout=None, max_nodes=NEXTA_NODES)
+    if not result.solved or not result.plan:
+        return None
+    first = str(result.plan[0])
+    cost = sum(task.cost(a) for a in result.plan)
+    return {"yes": [first], "no": [], "maybe": [], "opt": str(int(cost))}, first

@@ -4,7 +4,8 @@ Semantics (as in PDDL 2.2 and Fast Downward): a derived atom is false unless som
 has a true body; axioms are evaluated stratum by stratum, each to its least fixpoint, where a stratum may use
 derived predicates of its own stratum only positively and those of lower strata in any polarity. A state's bits
 hold the basic facts and the derived facts computed from them (`AxiomEvaluator.closure`), so two states are equal
-iff their basic facts are.
+iff their basic facts are. After an action, `AxiomEvaluator.update` re-evaluates only what the changed facts reach
+(delete and re-derive over the bodies' disjunctive normal form); tests compare it with `closure` on every step.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from __future__ import annotations
 from apb.engine.errors import PDDLSemanticError
 from apb.engine.formulas import NNF, predicates_of, python_condition, to_nnf
 from apb.engine.model import Domain
+
+# The most disjuncts a ground axiom body may have in disjunctive normal form for incremental updates.
+DNF_LIMIT = 512
 
 
 def stratify(domain: Domain) -> dict[str, int]:
@@ -76,44 +80,39 @@ class AxiomEvaluator:
                     dependents.setdefault(low.bit_length() - 1, []).append(rule)
                     mentioned ^= low
             self._layers.append((rules, dependents))
-        self._setup_updates([rule for rules, _ in self._layers for rule in rules],
-                            [body for layer in self.strata for _, body in layer])
+        self._setup_updates()
 
-    def _setup_updates(self, rules: list, bodies: list) -> None:
-        """Indexes for `update`: the rules mentioning each fact, the rules of each head, the facts used positively
-        and negatively. Updates are incremental only where no body uses a derived fact negatively: then the
-        derived facts are monotone in each changed basic fact, the direction its polarity says."""
-        self._mentions: dict[int, list] = {}
+    def _setup_updates(self) -> None:
+        """Indexes for `update`. The ground bodies are rewritten as rules `head <- pos, not neg` (their disjunctive
+        normal form, two masks per disjunct), so that a changed fact reaches only the disjuncts that mention it and
+        a rule is tested with two mask operations. Updates are incremental where no body uses a derived fact
+        negatively (then the derived facts are monotone in each changed basic fact, the direction its polarity
+        says) and no body's normal form is larger than DNF_LIMIT; other tasks re-evaluate every axiom."""
         self._rules_of_head: dict[int, list] = {}
-        self._pos_used = self._neg_used = 0
-        required = {}  # id(test) -> the facts its body needs (its top-level positive conjuncts), tested inline
-        for rule, body in zip(rules, bodies):
-            required[id(rule[2])] = body.pos_mask if body.kind in ("and", "forall") else (
-                1 << body.fid if body.kind == "fact" and body.positive and body.fid >= 0 else 0)
-            self._rules_of_head.setdefault(rule[0], []).append(rule[2])
-            pos, neg = polarity_masks(body)
-            self._pos_used |= pos
-            self._neg_used |= neg
-            mentioned = pos | neg
-            while mentioned:
-                low = mentioned & -mentioned
-                self._mentions.setdefault(low.bit_length() - 1, []).append(rule)
-                mentioned ^= low
-        # Per fact, the heads of the rules that mention it, as one mask (over-deletion works on masks), and those
-        # rules' tests by head (spreading visits only the heads still false).
-        self._mention_heads = {fact: sum({rule[1] for rule in found}) for fact, found in self._mentions.items()}
-        self._tests_by_head: dict[int, dict[int, list]] = {}
-        for fact, found in self._mentions.items():
-            by_head = self._tests_by_head[fact] = {}
-            for head, _, test in found:
-                by_head.setdefault(head, []).append((required[id(test)], test))
-        self.incremental = not self._neg_used & self.derived_mask
+        self._pos_users: dict[int, list] = {}  # fact -> the rules with it in `pos`
+        self._neg_users: dict[int, list] = {}  # fact -> the rules with it in `neg`
+        self.incremental = True
+        for layer in self.strata:
+            for head, body in layer:
+                disjuncts = dnf(body, DNF_LIMIT)
+                if disjuncts is None or any(neg & self.derived_mask for _, neg in disjuncts):
+                    self.incremental = False
+                    return
+                for pos, neg in disjuncts:
+                    rule = (1 << head, pos, neg, head)
+                    self._rules_of_head.setdefault(head, []).append(rule)
+                    for fact in _ids(pos):
+                        self._pos_users.setdefault(fact, []).append(rule)
+                    for fact in _ids(neg):
+                        self._neg_users.setdefault(fact, []).append(rule)
 
     def update(self, parent: int, bits: int) -> int:
         """`closure(bits)` for a successor of the state whose closed bits are `parent` (`bits`: the parent's after
-        the action's effects). Where `incremental`, only what the changed facts can affect is re-evaluated:
-        derived facts that may have lost support are removed and re-derived if they still hold (delete and
-        re-derive), then new derivations spread from the facts that became true."""
+        the action's effects). Where `incremental`, only what the changed facts reach is re-evaluated (delete and
+        re-derive): a derived fact is deleted when a rule that held in the parent loses a fact it used (a
+        positive fact that became false, a negated basic fact that became true), and so on from what was deleted;
+        each deleted fact is kept if another of its rules still holds; then new derivations spread from the facts
+        that became true (and the negated basic facts that became false)."""
         if not self.incremental:
             return self.closure(bits)
         derived = self.derived_mask
@@ -122,39 +121,42 @@ class AxiomEvaluator:
         if not changed:
             return bits
         added, deleted = bits & changed, parent & changed
-        weaker = (deleted & self._pos_used) | (added & self._neg_used)
-        stronger = (deleted & self._neg_used) | (added & self._pos_used)
-        mention_heads = self._mention_heads
+        pos_users, neg_users = self._pos_users, self._neg_users
+        gained, lost = _ids(added), _ids(deleted)
         removed = []
-        stack = _ids(weaker)
-        while stack:  # over-delete: every true derived fact with a rule that mentions a weakened fact
-            hit = mention_heads.get(stack.pop(), 0) & bits
-            if hit:
-                bits ^= hit
-                lost = _ids(hit)
-                removed += lost
-                stack += lost
+        stack = list(lost)  # facts that became false: the rules using them positively lose them
+        for fact in gained:  # negated basic facts that became true
+            for bit, pos, neg, head in neg_users.get(fact, ()):
+                if bits & bit and parent & pos == pos and not parent & neg:
+                    bits ^= bit
+                    removed.append(head)
+                    stack.append(head)
+        while stack:  # over-delete
+            for bit, pos, neg, head in pos_users.get(stack.pop(), ()):
+                if bits & bit and parent & pos == pos and not parent & neg:
+                    bits ^= bit
+                    removed.append(head)
+                    stack.append(head)
         queue = []
         rules_of_head = self._rules_of_head
         for head in removed:  # re-derive
-            bit = 1 << head
-            if not bits & bit and any(test(bits) for test in rules_of_head[head]):
-                bits |= bit
-                queue.append(head)
-        queue += _ids(stronger)
-        tests_by_head = self._tests_by_head
-        while queue:  # spread from the facts that became true (and those made stronger by the action)
-            fact = queue.pop()
-            open_heads = mention_heads.get(fact, 0) & ~bits  # the heads of the rules it feeds that are still false
-            if not open_heads:
-                continue
-            by_head = tests_by_head[fact]
-            for head in _ids(open_heads):  # distinct heads, each false when the loop starts
-                for needed, test in by_head[head]:
-                    if bits & needed == needed and test(bits):
-                        bits |= 1 << head
+            for bit, pos, neg, _ in rules_of_head[head]:
+                if bits & pos == pos and not bits & neg:
+                    if not bits & bit:
+                        bits |= bit
                         queue.append(head)
-                        break
+                    break
+        for fact in lost:  # negated basic facts that became false
+            for bit, pos, neg, head in neg_users.get(fact, ()):
+                if not bits & bit and bits & pos == pos and not bits & neg:
+                    bits |= bit
+                    queue.append(head)
+        queue += gained
+        while queue:  # spread from the facts that became true
+            for bit, pos, neg, head in pos_users.get(queue.pop(), ()):
+                if not bits & bit and bits & pos == pos and not bits & neg:
+                    bits |= bit
+                    queue.append(head)
         return bits
 
     def _compile(self) -> list | None:
@@ -194,6 +196,32 @@ class AxiomEvaluator:
         return self.rules_of.get(fid, [])
 
 
+def dnf(formula, limit: int) -> list[tuple[int, int]] | None:
+    """A ground formula as a disjunction of conjunctions of literals, each (positive facts, negated facts) as
+    masks ([] is false, [(0, 0)] true); None when it has more than `limit` disjuncts."""
+    if formula.const is not None:
+        return [(0, 0)] if formula.const else []
+    if formula.kind == "fact":
+        if formula.fid < 0:
+            return []
+        return [(1 << formula.fid, 0)] if formula.positive else [(0, 1 << formula.fid)]
+    if formula.kind in ("and", "forall"):
+        result = [(formula.pos_mask, formula.neg_mask)]
+        for child in formula.complex:
+            options = dnf(child, limit)
+            if options is None or len(result) * len(options) > limit:
+                return None
+            result = [(p | q, n | m) for p, n in result for q, m in options if not (p | q) & (n | m)]
+        return result if len(result) <= limit else None
+    result = [(1 << f, 0) for f in _ids(formula.pos_mask)] + [(0, 1 << f) for f in _ids(formula.neg_mask)]
+    for child in formula.complex:
+        options = dnf(child, limit)
+        if options is None or len(result) + len(options) > limit:
+            return None
+        result += options
+    return result if len(result) <= limit else None
+
+
 def fact_mask(formula) -> int:
     """The bitmask of every fact a ground formula mentions, in either polarity."""
     if formula.const is not None:
@@ -206,25 +234,15 @@ def fact_mask(formula) -> int:
     return mask
 
 
-def polarity_masks(formula) -> tuple[int, int]:
-    """(facts the ground formula uses positively, facts it uses negatively) as bitmasks."""
-    if formula.const is not None:
-        return 0, 0
-    if formula.kind == "fact":
-        if formula.fid < 0:
-            return 0, 0
-        return (1 << formula.fid, 0) if formula.positive else (0, 1 << formula.fid)
-    pos, neg = formula.pos_mask, formula.neg_mask
-    for child in formula.complex:
-        p, n = polarity_masks(child)
-        pos |= p
-        neg |= n
-    return pos, neg
-
-
 def _ids(mask: int) -> list[int]:
-    """The positions of the set bits of `mask`, ascending (string search: fast on wide, sparse masks)."""
-    digits = bin(mask)[:1:-1]  # least significant bit first, without "0b"
+    if mask.bit_count() <= 12:
+        ids = []
+        while mask:
+            low = mask & -mask
+            ids.append(low.bit_length() - 1)
+            mask ^= low
+        return ids
+    digits = bin(mask)[:1:-1]
     ids = []
     i = digits.find("1")
     while i >= 0:

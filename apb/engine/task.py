@@ -316,11 +316,20 @@ class Task:
         action = self._coerce(action)
         bits = state.bits
         if (action.never_applicable or bits & action.pre_mask != action.pre_mask or bits & action.neg_mask
-                or (action.extra and not all(f.holds(bits) for f in action.extra))):
+                or (action.extra and not self._extra_holds(action, bits))):
             raise NotApplicableError(str(action), self.explain(state, action))
         if self.is_strips:
             return State((bits & ~action.del_mask) | action.add_mask)
         return State(self.successor_bits(bits, action))
+
+    def _extra_holds(self, action: GroundAction, bits: int) -> bool:
+        """Whether the complex preconditions of `action` hold: its compiled check where it has one."""
+        index = action.index
+        if index < len(self.actions) and self.actions[index] is action:
+            check = self._compiled_actions()[0].get(index)
+            if check is not None:
+                return check(bits)
+        return all(f.holds(bits) for f in action.extra)
 
     def successor(self, state: State, action: GroundAction) -> State:
         """`apply` without the applicability check, for search code that already knows it applies."""

@@ -5,7 +5,9 @@
 - `verifiers`: `load_environment(domain=...)`, a multi-turn verifiers environment (extra `verifiers`).
 - `openenv`: an OpenEnv server and client for the text games, `apb serve openenv` (extra `openenv`).
 - `reasoning_gym`: procedural plan datasets `apb_<domain>` scored by apb's validator (extra `reasoning-gym`).
-- `lm_eval`: `apb acp export --format lm-eval DIR`, lm-evaluation-harness tasks scored by apb (extra `lm-eval`).
+- `gem`: GEM environments `apb:<Domain>-v0` and apb's reasoning-gym datasets as `rg:apb_<...>` (extra `gem`).
+- `lm_eval`: `apb acp export --format lm-eval DIR` and `apb nl2pddl export --format lm-eval DIR`,
+  lm-evaluation-harness tasks scored by apb (extra `lm-eval`).
 
 `game.GameSession` is the text-turn game they share. Nothing below this layer imports it; the core install does
 not need any of these frameworks (`pip install "apb[integrations]"` installs them all).

@@ -1,5 +1,6 @@
-"""`apb serve openenv` (an integration's server) and `apb acp export --format lm-eval` (tasks for another framework).
-`add_integration_parsers(sub)` adds both to the apb parser (after `apb acp`'s own parser)."""
+"""`apb serve openenv` (an integration's server), `apb acp export --format lm-eval` and `apb nl2pddl export --format
+lm-eval` (tasks for another framework). `add_integration_parsers(sub)` adds them to the apb parser (after the
+`apb acp` and `apb nl2pddl` parsers)."""
 
 from __future__ import annotations
 
@@ -46,8 +47,27 @@ def cmd_acp_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
+    from apb.eval.rundir import fingerprint_files, open_run_dir, prepare_run_dir
+    from apb.integrations.lm_eval import NL2PDDL_GROUP, export_nl2pddl_lm_eval
+    from apb.nl2pddl.planetarium import read_rows
+    from apb.nl2pddl.run_cli import pairs_file
+
+    pairs = pairs_file(args.pairs)
+    read_rows(pairs)  # a missing or malformed pairs file is refused before DIR is touched
+    settings = {"pairs": fingerprint_files([pairs]), "format": args.format, "shots": args.shots}
+    prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
+        names = export_nl2pddl_lm_eval(pairs, args.out, shots=args.shots)
+    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag {NL2PDDL_GROUP}); "
+              f"run lm_eval --include_path {escape(str(args.out))} --tasks {NL2PDDL_GROUP}")
+    return 0
+
+
 def add_integration_parsers(sub) -> None:
     add_serve_parser(sub)
+    add_nl2pddl_export_parser(sub)
     acp = sub.choices["acp"]
     [actions] = [a for a in acp._actions if isinstance(a, argparse._SubParsersAction)]
     e = actions.add_parser("export", help="write the questions as another framework's tasks (lm-eval)")
@@ -59,6 +79,19 @@ def add_integration_parsers(sub) -> None:
     e.add_argument("--cot", action="store_true", help="ask for reasoning before the answer")
     e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
     e.set_defaults(func=cmd_acp_export)
+
+
+def add_nl2pddl_export_parser(sub) -> None:
+    nl2pddl = sub.choices["nl2pddl"]
+    [actions] = [a for a in nl2pddl._actions if isinstance(a, argparse._SubParsersAction)]
+    e = actions.add_parser("export", help="write the pairs as another framework's tasks (lm-eval)")
+    e.add_argument("out", metavar="DIR", help="folder to write the tasks into (must be empty unless --overwrite)")
+    e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
+    e.add_argument("--pairs", required=True, help="pairs.jsonl (apb nl2pddl build or import), or its folder")
+    e.add_argument("--shots", type=non_negative_int, default=0,
+                   help="examples of the same domain in each prompt (default 0)")
+    e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
+    e.set_defaults(func=cmd_nl2pddl_export)
 
 
 def add_serve_parser(sub) -> None:

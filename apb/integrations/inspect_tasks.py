@@ -184,7 +184,7 @@ def game(domain: str = "blocksworld", problems: str = "1-5", split: str = "test"
          description: str = "curated", translator: str = "cascade", seeds: int = 1, max_steps: int | None = None,
          require_finish: bool = False) -> Task:
     """apb's text game as an agent task: the model plays each problem through apb's agent, scored by goal reached."""
-    samples = game_samples(domain, str(problems), split=split, agent=agent, description=description,
+    samples = game_samples(domain, _text(problems), split=split, agent=agent, description=description,
                            translator=translator, seeds=int(seeds),
                            max_steps=None if max_steps is None else int(max_steps),
                            require_finish=_flag(require_finish))
@@ -256,13 +256,12 @@ def generate_answer():
 # ---- apb/nl2pddl ----------------------------------------------------------------------------------------------
 def nl2pddl_samples(rows: list[dict], base: Path, *, shots: int = 0) -> list[Sample]:
     """One Sample per (description, gold problem) pair: `apb nl2pddl eval`'s messages, the gold as the target."""
-    from apb.nl2pddl.runner import domain_file_for, messages_for
+    from apb.nl2pddl.runner import domain_file_for, messages_for, shots_for
 
     samples = []
     for row in rows:
         path = domain_file_for(row, base)
-        examples = [r for r in rows if r["domain"] == row["domain"] and r["id"] != row["id"]][:shots]
-        messages = messages_for(row, path.read_text(encoding="utf-8"), examples)
+        messages = messages_for(row, path.read_text(encoding="utf-8"), shots_for(rows, row, shots))
         samples.append(Sample(input=[to_inspect_message(m) for m in messages], target=row["problem_pddl"],
                               id=str(row["id"]), metadata={"domain_file": str(path), "domain": row.get("domain"),
                                                           "is_placeholder": bool(row.get("is_placeholder"))}))
@@ -274,18 +273,17 @@ def problem_equivalence():
     """Planetarium's triple for the generated problem against the gold one, by apb's checker."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        from apb.agents.llm_plus_p import extract_problem_pddl
         from apb.engine import load_domain
-        from apb.nl2pddl import assess
+        from apb.nl2pddl.runner import score_answer
 
-        predicted = extract_problem_pddl(state.output.completion)
-        result = await anyio.to_thread.run_sync(
-            lambda: assess(target.text, predicted, load_domain(state.metadata["domain_file"]),
-                           placeholder=state.metadata["is_placeholder"]))
-        triple = result.evaluation
-        return Score(value={k: float(v) for k, v in triple._asdict().items()}, answer=predicted,
-                     explanation=result.error or result.reason or result.verdict,
-                     metadata={"planner_status": result.planner_status, "verdict": result.verdict})
+        result = await anyio.to_thread.run_sync(  # as apb nl2pddl eval scores an answer
+            lambda: score_answer(target.text, state.output.completion, load_domain(state.metadata["domain_file"]),
+                                 placeholder=state.metadata["is_placeholder"]))
+        return Score(value={k: float(bool(result[k])) for k in ("parseable", "solvable", "correct")},
+                     answer=result["predicted"],
+                     explanation=(result.get("gold_error") or result.get("answer_error") or result.get("reason")
+                                  or result.get("verdict")),
+                     metadata={k: result.get(k) for k in ("planner_status", "verdict", "gold_error")})
 
     return score
 
@@ -311,11 +309,17 @@ def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int =
 def _choices(value: Any, allowed: tuple[str, ...], what: str) -> list[str]:
     from apb.acp import ACPError
 
-    names = list(allowed) if str(value) == "all" else [v.strip().lower() for v in str(value).split(",") if v.strip()]
+    text = _text(value)
+    names = list(allowed) if text == "all" else [v.strip().lower() for v in text.split(",") if v.strip()]
     for name in names:
         if name not in allowed:
             raise ACPError(f"unknown {what} {name!r}: use {', '.join(allowed)} or all")
     return names
+
+
+def _text(value: Any) -> str:
+    """A -T value as the text it was typed as: Inspect splits `a,b` into a list (`-T problems=1,3`)."""
+    return ",".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
 
 
 def _flag(value: Any) -> bool:

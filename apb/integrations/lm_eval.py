@@ -1,5 +1,6 @@
-"""ACP questions as lm-evaluation-harness tasks: `apb acp export --format lm-eval DIR --questions SRC` (extra
-`lm-eval` to run them; the export itself needs nothing but apb).
+"""ACP questions and NL->PDDL pairs as lm-evaluation-harness tasks: `apb acp export --format lm-eval DIR
+--questions SRC` and `apb nl2pddl export --format lm-eval DIR --pairs PAIRS` (extra `lm-eval` to run them; the
+export itself needs nothing but apb).
 
     apb acp generate ferry --tasks app,reach --formats bool,mcq --count 5 --out acp-ferry
     apb acp export --format lm-eval lm-tasks --questions acp-ferry
@@ -10,11 +11,22 @@ DIR gets one task per question group, `apb_acp_<task>_<format>` (YAML + `data/<g
 scorers: the metrics `official` (ACPBench's semantics) and `sound` (apb's) equal `apb acp eval`'s on the same
 answers. The prompt is `apb acp eval`'s messages flattened into one text (system, shots, question); answers are
 generated greedily (`generate_until`). The data paths in the YAMLs are absolute: export again after moving DIR.
+
+    apb nl2pddl build blocksworld --count 10 --out pairs
+    apb nl2pddl export --format lm-eval nl-tasks --pairs pairs
+    lm_eval --model hf --model_args pretrained=... --include_path nl-tasks --tasks apb_nl2pddl
+
+For NL->PDDL, DIR gets one task per domain of the pairs, `apb_nl2pddl_<domain>`, the group `apb_nl2pddl`, and a
+`utils.py` whose `process_results` reads the PDDL problem from the answer and scores it with apb's checker
+(`apb.nl2pddl.runner.score_answer`): the metrics `parseable`, `solvable` and `correct` equal `apb nl2pddl eval`'s
+on the same answers. The prompt is `apb nl2pddl eval`'s (the domain's PDDL, `shots` examples of the same domain,
+the description), flattened into one text.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -23,6 +35,7 @@ from apb.acp.errors import ACPError
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GROUP = "apb_acp"
+NL2PDDL_GROUP = "apb_nl2pddl"
 FUNCTION = "process_results: !function utils.process_results\n"  # lm-eval's YAML tag, which safe_dump cannot write
 
 
@@ -58,16 +71,60 @@ def export_lm_eval(questions: list, out: str | Path, *, shots: int = 0, cot: boo
                           "target": answer_text(q), "question": json.dumps(q.to_dict())}
                 handle.write(json.dumps(record) + "\n")
         name = task_name(group)
-        config = {"task": name, "tag": [GROUP], "dataset_path": "json",
-                  "dataset_kwargs": {"data_files": {"test": str(data)}}, "test_split": "test",
-                  "output_type": "generate_until", "doc_to_text": "{{prompt}}", "doc_to_target": "{{target}}",
-                  "generation_kwargs": {"until": [], "do_sample": False, "temperature": 0.0,
-                                        "max_gen_toks": max_gen_toks},
-                  "metric_list": [{"metric": m, "aggregation": "mean", "higher_is_better": True}
-                                  for m in ("official", "sound")],
-                  "metadata": {"version": 1.0, "source": "apb acp export"}}
-        text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True) + FUNCTION
-        (out / f"{name}.yaml").write_text(text, encoding="utf-8")
+        write_task(out, task_config(name, GROUP, data, ("official", "sound"), max_gen_toks, "apb acp export"))
         names.append(name)
     (out / "utils.py").write_text((TEMPLATES / "lm_eval_utils.py.txt").read_text(encoding="utf-8"), encoding="utf-8")
     return names
+
+
+def export_nl2pddl_lm_eval(pairs: str | Path, out: str | Path, *, shots: int = 0,
+                           max_gen_toks: int = 2048) -> list[str]:
+    """Writes a task per domain of the pairs file (`apb nl2pddl build` / `import`) under `out`; returns the names."""
+    from apb.nl2pddl.planetarium import PairsFormatError, normalise, read_rows
+    from apb.nl2pddl.runner import domain_file_for, messages_for, shots_for
+
+    pairs = Path(pairs)
+    rows = normalise(read_rows(pairs), str(pairs))
+    if not rows:
+        raise PairsFormatError(f"{pairs}: no pairs to export: build them with apb nl2pddl build or import")
+    if shots < 0:
+        raise PairsFormatError(f"--shots must be 0 or more, got {shots}")
+    out = Path(out).resolve()
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    by_domain: dict[str, list[dict]] = {}
+    for row in rows:
+        by_domain.setdefault(re.sub(r"[^A-Za-z0-9]+", "_", str(row["domain"])).strip("_").lower() or "pairs",
+                             []).append(row)
+    names = []
+    for domain, items in sorted(by_domain.items()):
+        data = out / "data" / f"nl2pddl_{domain}.jsonl"
+        with data.open("w", encoding="utf-8") as handle:
+            for row in items:
+                path = domain_file_for(row, pairs.parent).resolve()
+                messages = messages_for(row, path.read_text(encoding="utf-8"), shots_for(rows, row, shots))
+                record = {"id": str(row["id"]), "prompt": flatten(messages), "target": row["problem_pddl"],
+                          "domain_file": str(path), "is_placeholder": bool(row.get("is_placeholder"))}
+                handle.write(json.dumps(record) + "\n")
+        name = f"{NL2PDDL_GROUP}_{domain}"
+        write_task(out, task_config(name, NL2PDDL_GROUP, data, ("parseable", "solvable", "correct"), max_gen_toks,
+                                    "apb nl2pddl export"))
+        names.append(name)
+    (out / "utils.py").write_text((TEMPLATES / "lm_eval_nl2pddl_utils.py.txt").read_text(encoding="utf-8"),
+                                  encoding="utf-8")
+    return names
+
+
+def task_config(name: str, group: str, data: Path, metrics: tuple[str, ...], max_gen_toks: int,
+                source: str) -> dict:
+    """One lm-eval task: the JSONL data's `prompt` answered greedily, `process_results` of utils.py scoring it."""
+    return {"task": name, "tag": [group], "dataset_path": "json",
+            "dataset_kwargs": {"data_files": {"test": str(data)}}, "test_split": "test",
+            "output_type": "generate_until", "doc_to_text": "{{prompt}}", "doc_to_target": "{{target}}",
+            "generation_kwargs": {"until": [], "do_sample": False, "temperature": 0.0, "max_gen_toks": max_gen_toks},
+            "metric_list": [{"metric": m, "aggregation": "mean", "higher_is_better": True} for m in metrics],
+            "metadata": {"version": 1.0, "source": source}}
+
+
+def write_task(out: Path, config: dict) -> None:
+    text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True) + FUNCTION
+    (out / f"{config['task']}.yaml").write_text(text, encoding="utf-8")

@@ -87,7 +87,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pairs_file(value: str) -> Path:
+def pairs_file(value: str) -> Path:
+    """PAIRS as the commands take it: a pairs file, or a folder holding pairs.jsonl."""
     path = Path(value)
     return path / PAIRS_FILE if path.is_dir() else path
 
@@ -96,7 +97,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from apb.eval.rundir import check_writable
     from apb.llm import make_llm
 
-    pairs = _pairs_file(args.pairs)
+    pairs = pairs_file(args.pairs)
     out = Path(args.out) if args.out else pairs.parent / ("run-" + re.sub(r"[^A-Za-z0-9._-]+", "_", args.llm))
     check_writable(out)
     llm = make_llm(args.llm, cache=args.cache, concurrency=args.concurrency)

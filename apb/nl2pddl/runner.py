@@ -25,7 +25,7 @@ from apb.nl2pddl.registry import domain_name_of, domain_path, is_domain_key
 from apb.prompts import prompt_family
 
 prompt = prompt_family("nl2pddl/")
-__all__ = ["NL2PDDL_PAIRS", "RESULTS_FILE", "PairItem", "run_pairs", "score_pair"]
+__all__ = ["NL2PDDL_PAIRS", "RESULTS_FILE", "PairItem", "run_pairs", "score_answer", "score_pair", "shots_for"]
 
 
 def domain_file_for(row: dict, base: Path) -> Path:
@@ -37,8 +37,8 @@ def domain_file_for(row: dict, base: Path) -> Path:
     return domain_path(key)
 
 
-def _shots(rows: list[dict], row: dict, k: int) -> list[dict]:
-    """Up to k other pairs of the same domain (the first ones in file order)."""
+def shots_for(rows: list[dict], row: dict, k: int) -> list[dict]:
+    """Up to k other pairs of the same domain (the first ones in file order): a pair's examples."""
     same = [r for r in rows if r["domain"] == row["domain"] and r["id"] != row["id"]]
     return same[:k]
 
@@ -60,24 +60,35 @@ def score_pair(row: dict, llm, base: Path, rows: list[dict], shots: int, max_tok
     record = {key: row.get(key) for key in ("id", "domain", "init", "goal", "init_is_abstract", "goal_is_abstract",
                                            "is_placeholder", "num_objects")}
     try:
-        completion = llm.complete(messages_for(row, domain_text, _shots(rows, row, shots)), max_tokens=max_tokens,
+        completion = llm.complete(messages_for(row, domain_text, shots_for(rows, row, shots)), max_tokens=max_tokens,
                                   temperature=0.0)
     except ApbError as err:
         return {**record, "parseable": None, "solvable": None, "correct": None, "llm_error": str(err),
                 "error": f"LLM error: {err}", "llm_calls": 1, "cost_usd": None}
-    predicted = extract_problem_pddl(completion.text)
-    usage = {"predicted": predicted, "input_tokens": completion.usage.input_tokens,
+    usage = {"input_tokens": completion.usage.input_tokens,
              "output_tokens": completion.usage.output_tokens, "cost_usd": completion.cost,
              "cached": completion.cached, "llm_calls": 1, "cached_calls": int(bool(completion.cached)), "error": None}
+    scored = score_answer(row["problem_pddl"], completion.text, domain, placeholder=bool(row.get("is_placeholder")))
+    if "gold_error" in scored:
+        return {**record, **scored, **usage}
+    return {**record, **scored, "domain": row.get("domain"), **usage}
+
+
+def score_answer(gold_pddl: str, text: str, domain, *, placeholder: bool = False) -> dict:
+    """A model's answer scored as `apb nl2pddl eval` scores it: the PDDL problem read from the text (`predicted`),
+    then (parseable, solvable, correct) against the gold problem with the checker's diagnostics. A gold problem
+    that does not parse scores all False with `gold_error` (the pair is broken, not the answer)."""
+    predicted = extract_problem_pddl(text)
     try:
-        result = assess(row["problem_pddl"], predicted, domain, placeholder=bool(row.get("is_placeholder")))
-    except ApbError as err:  # the gold problem itself does not parse: the pair is broken, not the answer
-        return {**record, "parseable": False, "solvable": False, "correct": False, "gold_error": str(err), **usage}
+        result = assess(gold_pddl, predicted, domain, placeholder=placeholder)
+    except ApbError as err:
+        return {"parseable": False, "solvable": False, "correct": False, "gold_error": str(err),
+                "predicted": predicted}
     scored = result.to_dict()
     # the answer's own diagnostics (why it does not parse, ...) are not an error of the pair: the runner retries
     # records whose `error` is set, so they are kept as `answer_error`
     scored["answer_error"] = scored.pop("error", None)
-    return {**record, **scored, "domain": row.get("domain"), **usage}
+    return {**scored, "predicted": predicted}
 
 
 NL2PDDL_PAIRS = ItemKind("nl2pddl", "pair", "correct", lambda r: bool(r.get("correct")), RecordStore)

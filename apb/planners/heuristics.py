@@ -172,9 +172,9 @@ class LMCut(Heuristic):
         super().__init__(task)
         self.relaxed = relaxed_task(task)
         relaxed = self.relaxed
-        # Breadth-first levels when every action costs 1; otherwise Dijkstra with Fast Downward's tie-breaking
-        # (see RelaxedTask.explore_costs), also on 0/1 costs, where its precondition choices give better cuts.
-        self._explore = relaxed.explore if all(a.cost == 1 for a in task.actions) else relaxed.explore_costs
+        # Both settle facts of equal h_max last-reached first, as Fast Downward does (the precondition choices, and
+        # so the cuts, depend on it); a bucket queue per level where every cost is 0 or 1, else Dijkstra.
+        self._explore = relaxed.explore if relaxed.unit else relaxed.explore_costs
         # The operators that cost nothing in the task (as bitmasks), and the least positive operator cost.
         self._free_masks = [relaxed.op_masks[op] for op in range(relaxed.num_ops) if not relaxed.action_cost[op]]
         self._least_cost = min((c for c in relaxed.action_cost if c > 0), default=0)

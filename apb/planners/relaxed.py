@@ -91,11 +91,13 @@ class RelaxedTask:
 
     def explore(self, facts: list[int], cost: list[int],
                 stop_at_goal: bool = False) -> tuple[list, list[int], list[int]]:
-        """h_max of every fact from `facts` under 0/1 operator costs `cost`, by breadth-first levels.
+        """h_max of every fact from `facts` under 0/1 operator costs `cost`, by a bucket queue (one per level).
 
         Returns (fact values, INF when unreachable; the precondition choice of each operator, -1 if unreached;
         the reached operators in the order they fired). The chosen precondition is one with maximal h_max (the
-        last one reached). With `stop_at_goal`, stops once the goal fact's value is known.
+        last one settled). Each level is a stack: among facts of equal value the one reached last is settled
+        first, as in `explore_costs` (and Fast Downward), whose results this equals on 0/1 costs; LM-cut's cuts
+        depend on that choice. With `stop_at_goal`, stops once the goal fact's value is known.
         """
         value: list = [INF] * self.num_facts
         unsatisfied = self.pre_count[:]
@@ -109,15 +111,17 @@ class RelaxedTask:
         while current:
             following: list[int] = []
             after = level + 1
-            for f in current:  # `current` grows while zero-cost operators fire
+            while current:  # zero-cost operators push onto this level's stack
+                f = current.pop()
                 if value[f] != level:
                     continue
-                if stop_at_goal and f == goal:
+                if stop_at_goal and f == goal:  # (a fact enters a level's stack once: values only decrease)
                     return value, choice, fired
                 for op in pre_of[f]:
                     if unsatisfied[op] > 1:
                         unsatisfied[op] -= 1
                         continue
+                    unsatisfied[op] = 0
                     choice[op] = f
                     fired.append(op)
                     if cost[op]:

@@ -21,6 +21,7 @@ from apb.planners import solve
 
 ASTAR_SECONDS = 5.0
 ASTAR_NODES = 5000  # expansions per successor; beyond that the nexta question is not generated
+PATIENT_NODES = 100_000  # expansions per successor when answering or auditing a given question (no time limit)
 _VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 
 
@@ -54,6 +55,34 @@ def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
         result = (yes, no, decided)
     sit.cache["landmarks"] = result
     return result
+
+
+def backchained_landmarks(task: Task, state: State) -> set[str]:
+    """Landmarks found by backchaining from the goal (as landmark generators such as Zhu & Givan's or RHW's do): the
+    preconditions shared by every first achiever of a landmark (an achiever applicable in the delete relaxation
+    without the landmark) are landmarks. Sound and incomplete; goal facts themselves are left out."""
+    from apb.acp.proofs import fact_key
+    from apb.acp.relaxation import relaxed_closure
+
+    goals = {fact_key(task, str(lit)) for lit in task.goal if lit.positive}
+    goals = {g for g in goals if g is not None and not state.bits >> g & 1}
+    adders: dict[int, list] = {}
+    for action in task.actions:
+        for fact in action.add:
+            adders.setdefault(fact, []).append(action)
+    found, queue = set(goals), list(goals)
+    while queue:
+        landmark = queue.pop()
+        reachable = relaxed_closure(task, state, banned_fact=landmark).facts
+        first = [a for a in adders.get(landmark, []) if all(p in reachable for p in a.pre)]
+        if not first or any(a.effects or a.extra for a in first):  # conditional effects: no backchaining
+            continue
+        shared = set(first[0].pre).intersection(*(set(a.pre) for a in first[1:]))
+        for fact in shared - found:
+            if not state.bits >> fact & 1:
+                found.add(fact)
+                queue.append(fact)
+    return {task.fact_names[f] for f in found - goals}
 
 
 def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
@@ -92,26 +121,33 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)
 
 
-def astar_distance(task: Task, state: State) -> float | None:
-    """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget runs out."""
+def astar_distance(task: Task, state: State, nodes: int = ASTAR_NODES) -> float | None:
+    """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget runs out (`nodes` expansions;
+    with the default also ASTAR_SECONDS)."""
     view = _VIEWS.get(task)
     if view is None:
         view = _VIEWS[task] = copy.copy(task)  # shares the grounding; only the initial state differs
     view.initial_state = state
-    result = solve(view, "astar", timeout=ASTAR_SECONDS, max_nodes=ASTAR_NODES)
+    result = solve(view, "astar", timeout=ASTAR_SECONDS if nodes == ASTAR_NODES else None, max_nodes=nodes)
     if result.solved:
         return sum(task.cost(a) for a in result.plan)
     return math.inf if result.status == "unsolvable" else None
 
 
-def successor_distances(sit: Situation) -> tuple[float, dict[str, float], str] | None:
-    """(h* of the state, h* after each applicable action, method), or None when some value is unknown."""
+def successor_distances(sit: Situation, *, patient: bool = False) -> tuple[float, dict[str, float], str] | None:
+    """(h* of the state, h* after each applicable action, method), or None when some value is unknown. `patient`:
+    when generation's A* budget does not decide them, A* with PATIENT_NODES expansions per state (for a question
+    that exists already: answering and auditing it)."""
     if "distances" not in sit.cache:
-        sit.cache["distances"] = _distances(sit)
+        sit.cache["distances"] = _distances(sit, ASTAR_NODES)
+    if sit.cache["distances"] is None and patient:
+        if "patient_distances" not in sit.cache:
+            sit.cache["patient_distances"] = _distances(sit, PATIENT_NODES)
+        return sit.cache["patient_distances"]
     return sit.cache["distances"]
 
 
-def _distances(sit: Situation) -> tuple[float, dict[str, float], str] | None:
+def _distances(sit: Situation, nodes: int) -> tuple[float, dict[str, float], str] | None:
     task, prover = sit.task, sit.prover
     actions = task.applicable(sit.state)
     if prover.exhaustive:
@@ -119,12 +155,12 @@ def _distances(sit: Situation) -> tuple[float, dict[str, float], str] | None:
         dist = space.goal_distances()
         return dist[prover.node], {str(a): dist[space.index[task.apply(sit.state, a)]] for a in actions}, \
             "exhaustive"
-    here = astar_distance(task, sit.state)
+    here = astar_distance(task, sit.state, nodes)
     if here is None:
         return None
     values = {}
     for action in actions:
-        value = astar_distance(task, task.apply(sit.state, action))
+        value = astar_distance(task, task.apply(sit.state, action), nodes)
         if value is None:
             return None
         values[str(action)] = value
