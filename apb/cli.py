@@ -18,6 +18,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from apb import __version__
+from apb.bench.cli import add_bench_parser
 from apb.console import grounding_progress, make_console
 from apb.datasets.layouts import dataset_domain, plan_pairs
 from apb.engine import (
@@ -385,28 +386,6 @@ def cmd_examples_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# ---- bench ---------------------------------------------------------------------------------------------------
-def cmd_bench(args: argparse.Namespace) -> int:
-    from apb.bench.engine import print_engine_report, run_engine_bench
-    from apb.bench.output import comma_list, show_report
-
-    if args.peer == "pymimir":
-        from apb.bench.mimir_peer import print_mimir_report, run_mimir_bench
-
-        if args.no_peer or args.peer_python:
-            raise ApbError("--peer pymimir runs in this interpreter and is the comparison itself: "
-                           "drop --no-peer / --peer-python")
-        report = run_mimir_bench(ipc=args.ipc, seconds=args.seconds, domains=comma_list(args.domains),
-                                 progress=None if args.json else err)
-        return show_report(report, print_mimir_report, args.json)
-    if args.domains:
-        raise ApbError("--domains selects IPC domains for --peer pymimir; the PDDLGym comparison runs every "
-                       "reference dataset")
-    report = run_engine_bench(reference=args.reference, seconds=args.seconds, peer=not args.no_peer,
-                              peer_python=args.peer_python, progress=None if args.json else err, ipc=args.ipc)
-    return show_report(report, print_engine_report, args.json)
-
-
 # ---- entry point ---------------------------------------------------------------------------------------------
 def _add_env_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments that pick an environment's problem and wording (describe, play)."""
@@ -518,35 +497,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_integration_parsers(sub)
     add_rl_parser(sub)
 
-    p = sub.add_parser("bench", help="performance benchmarks")
-    bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
-    b = bench_sub.add_parser("engine",
-                             help="applicable+apply throughput and grounding time (vs PDDLGym, or --peer pymimir)")
-    b.add_argument("--reference", help="AutoPlanBench data folder (default: $APB_REFERENCE or ../shared/...)")
-    b.add_argument("--seconds", type=positive_float, default=1.0, help="random-walk time per problem (default 1)")
-    b.add_argument("--ipc", help="IPC classical folder for the action-cost and ADL rows (default: ipc-classical "
-                   "next to the reference folder; skipped when absent)")
-    b.add_argument("--peer", choices=("pddlgym", "pymimir"), default="pddlgym",
-                   help="pddlgym (default): every AutoPlanBench dataset vs PDDLGym; pymimir: 19 IPC domains "
-                   "(smallest problem each) vs pymimir's grounded mode, steps/s and grounding time side by side")
-    b.add_argument("--domains", help="with --peer pymimir: comma-separated IPC domain folders (default: all 19)")
-    b.add_argument("--no-peer", action="store_true", help="skip the PDDLGym comparison")
-    b.add_argument("--peer-python", help="python executable that has pddlgym installed (default: this one)")
-    b.add_argument("--json", action="store_true")
-    b.set_defaults(func=cmd_bench)
-    from apb.bench.env import add_bench_env_parser
-
-    add_bench_env_parser(bench_sub)
-    from apb.bench.llm import add_bench_llm_parser
-    from apb.bench.random_baseline import add_bench_random_parser
-    from apb.bench.translate import add_bench_translate_parser
-
-    add_bench_translate_parser(bench_sub)
-    add_bench_llm_parser(bench_sub)
-    add_bench_random_parser(bench_sub)
-    from apb.bench.ground import add_bench_ground_parser
-
-    add_bench_ground_parser(bench_sub)
+    add_bench_parser(sub)
     return parser
 
 
