@@ -33,6 +33,32 @@ def test_cost_to_go_labels_are_optimal_distances():
     assert cost_to_go(generate("blocksworld", 6, seed=3).task, limit=100) is None
 
 
+def test_blocksworld_bound_is_admissible_on_every_state_and_tighter_than_lmcut():
+    from apb.engine import State
+    from apb.planners.heuristics import LMCut
+    from apb.rl.bounds import BlocksworldBound, lower_bound
+    from apb.rl.problems import cost_to_go, generate
+
+    exact = total = ours = lmcut = 0
+    for blocks, seed in ((3, 0), (4, 0), (4, 3), (5, 1), (5, 4)):
+        task = generate("blocksworld", blocks, seed).task
+        assert BlocksworldBound.applies(task)
+        bound, h = BlocksworldBound(task), LMCut(task)
+        for bits, distance in cost_to_go(task).items():  # every reachable state, with its optimal distance
+            value = bound(bits)
+            assert value <= distance, (blocks, seed, sorted(task.facts(State(bits))))
+            assert (value == 0) == (distance == 0)
+            exact += value == distance
+            total += 1
+            ours += value
+            lmcut += h(bits)
+    assert ours > lmcut and exact > total // 4
+    big = generate("blocksworld", 20, seed=5).task
+    assert lower_bound(big)[1] == "blocksworld-bound" and lower_bound(big)[0] > LMCut(big)(big.initial_state.bits)
+    assert not BlocksworldBound.applies(generate("gripper", 7, seed=0).task)
+    assert lower_bound(generate("gripper", 7, seed=0).task)[1] == "lmcut"
+
+
 def test_size_rules_and_ranges_are_checked():
     from apb.rl.problems import generate, parse_range
 

@@ -112,8 +112,8 @@ def print_eval_report(report: dict, console) -> None:
     from rich.table import Table
 
     table = Table(title=f"{report['domain']} GNN policy (trained on <= {report['trained_max_objects']} objects)",
-                  caption="length ratio: plan length over the optimum (A*, when it finished) or the LM-cut bound; "
-                          "random walk and BrFS at the policy's budget")
+                  caption="length ratio: plan length over the optimum (A*, when it finished) or an admissible lower "
+                          "bound; random walk and BrFS at the policy's budget")
     columns = ["objects", "problems", "coverage", "length ratio", "vs optimum"]
     if "random_coverage" in report:
         columns += ["random", "BrFS"]

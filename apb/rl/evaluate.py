@@ -2,11 +2,12 @@
 search at the same budget, with plan lengths relative to the optimum or, where optimal search does not finish in
 time, to a lower bound.
 
-Per problem: the policy's plan (at most `max_steps` actions, default 4x the LM-cut lower bound plus 20); a random
-walk of the same number of steps; BrFS with as many generated states as the policy scored (each policy step
-evaluates every successor); the LM-cut value of the initial state (an admissible lower bound on the optimal length);
-and, with `optimal_timeout` > 0, A* with LM-cut for the optimal length. `length_ratio` is the policy's plan length
-over the optimum when known, else over the lower bound (an upper bound on the true ratio).
+Per problem: the policy's plan (at most `max_steps` actions, default 4x the lower bound plus 20); a random walk of
+the same number of steps; BrFS with as many generated states as the policy scored (each policy step evaluates every
+successor); an admissible lower bound on the optimal length of the initial state (apb.rl.bounds.lower_bound: the
+larger of LM-cut and, on Blocksworld, the move-counting BlocksworldBound); and, with `optimal_timeout` > 0, A* for
+the optimal length (with BlocksworldBound on Blocksworld, LM-cut elsewhere). `length_ratio` is the policy's plan
+length over the optimum when known, else over the lower bound (an upper bound on the true ratio).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from apb.planners import astar, breadth_first_search, random_walk
-from apb.planners.heuristics import LMCut
+from apb.rl.bounds import BlocksworldBound, lower_bound
 from apb.rl.policy import GNNPolicy
 from apb.rl.problems import problems
 
@@ -34,7 +35,7 @@ def evaluate(policy: GNNPolicy, low: int, high: int, count: int, *, seed: int = 
         if progress:
             progress("evaluating", k, len(generated))
         task = problem.task
-        bound = LMCut(task)(task.initial_state.bits)
+        bound, bound_name = lower_bound(task)
         budget = max_steps or int(4 * bound + 20)
         start = time.perf_counter()
         evaluations = _Counter(policy)
@@ -42,9 +43,11 @@ def evaluate(policy: GNNPolicy, low: int, high: int, count: int, *, seed: int = 
         seconds = time.perf_counter() - start
         row: dict[str, Any] = {"objects": len(task.objects), "seed": problem.seed, "solved": plan is not None,
                                "length": len(plan) if plan is not None else None, "lower_bound": bound,
+                               "bound": bound_name,
                                "optimal": None, "seconds": round(seconds, 3), "step_budget": budget}
         if optimal_timeout > 0:
-            result = astar(task, timeout=optimal_timeout)
+            heuristic = BlocksworldBound(task) if BlocksworldBound.applies(task) else "lmcut"
+            result = astar(task, heuristic=heuristic, timeout=optimal_timeout)
             if result.solved:
                 row["optimal"] = len(result.plan)
         reference = row["optimal"] if row["optimal"] is not None else bound
