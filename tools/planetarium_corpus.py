@@ -26,6 +26,7 @@ tests/test_nl2pddl_differential.py compares with apb live when APB_PLANETARIUM_P
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import importlib.util
 import io
@@ -400,10 +401,8 @@ def _kill_descendants() -> None:
             found.append(child)
             stack.append(child)
     for pid in found:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def planetarium_verdict(pair: dict, val: str, downward: str) -> tuple[list[bool] | None, float, str]:
