@@ -339,7 +339,7 @@ def build_pairs(seed: int, fixture_pairs: int, per_layout: int = 2) -> list[dict
     pairs = []
     for number, gold in enumerate(generator_golds(rng, per_layout)):
         p = structure(gold["gold"])
-        chosen = list(ALWAYS) + rng.sample(NEAR, 3)
+        chosen = list(dict.fromkeys([*ALWAYS, *rng.sample(NEAR, 3)]))
         chosen += [v for v in (v_unsolvable_goal, v_untyped_objects) if v not in chosen and rng.random() < 0.3]
         if gold["is_placeholder"]:
             chosen.append(v_placeholder_goal)
