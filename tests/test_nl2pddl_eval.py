@@ -89,16 +89,28 @@ def test_concurrent_run_with_shots(tmp_path):
 
 
 def test_build_pairs_from_a_bundled_domain(tmp_path, capsys):
-    assert main(["nl2pddl", "build", "gripper", "--count", "2", "--out", str(tmp_path)]) == 0
+    assert main(["nl2pddl", "build", "gripper", "--count", "5", "--out", str(tmp_path)]) == 0
     rows = read_rows(tmp_path / "pairs.jsonl")
-    assert [r["id"] for r in rows] == ["gripper-p01-explicit", "gripper-p01-abstract", "gripper-p02-explicit",
-                                       "gripper-p02-abstract"]
+    ids = [r["id"] for r in rows]
+    assert ids[:4] == ["gripper-p01-explicit", "gripper-p01-abstract-init", "gripper-p02-explicit",
+                       "gripper-p02-abstract-init"]
     explicit, abstract = rows[0], rows[1]
     for field in ("init", "goal", "natural_language", "problem_pddl", "init_is_abstract", "goal_is_abstract",
                   "is_placeholder", "num_objects", "domain"):
         assert field in explicit
     assert abstract["init_is_abstract"] and "every gripper" in abstract["natural_language"]
     assert explicit["num_objects"] == 9 and (tmp_path / explicit["domain_file"]).is_file()
+    # Planetarium's generator pairs each initial description kind with each goal kind: p05 has all four
+    p05 = {r["id"].removeprefix("gripper-p05-"): r for r in rows if r["problem_id"] == "p05"}
+    assert {(r["init"], r["goal"], r["init_is_abstract"], r["goal_is_abstract"]) for r in p05.values()} == {
+        ("explicit", "explicit", False, False), ("abstract", "explicit", True, False),
+        ("explicit", "abstract", False, True), ("abstract", "abstract", True, True)}
+    goal_text = {kind: r["natural_language"].split("My goal is that")[1] for kind, r in p05.items()}
+    init_text = {kind: r["natural_language"].split("My goal is that")[0] for kind, r in p05.items()}
+    assert "every ball" in goal_text["abstract-goal"] and "every ball" not in goal_text["abstract-init"]
+    assert "every" not in init_text["abstract-goal"] and "every" in init_text["abstract-init"]
+    assert "every" in init_text["abstract"] and "every" in goal_text["abstract"]
+    assert len({r["problem_pddl"] for r in p05.values()}) == 1 and not any(r["is_placeholder"] for r in rows)
     # the gold problem scores itself as correct through the eval pipeline
     answers = tmp_path / "answers.json"
     answers.write_text(json.dumps([r["problem_pddl"] for r in rows]))

@@ -209,10 +209,10 @@ def _gripper_places(facts, rooms, balls, grippers) -> tuple[dict, dict, set, set
 
 
 def gripper_closure(domain: Domain, scene: Scene) -> Closure | None:
-    """The exact closure of a goal of Planetarium's Gripper (one robot, two or more rooms): the type facts, plus
+    """The exact closure of a goal of Planetarium's Gripper (one robot, any number of rooms): the type facts, plus
     `free g` for each gripper the goal leaves empty once every ball is placed. None if the rule does not apply."""
     kinds = _gripper_kinds(domain, scene, scene.init)
-    if kinds is None or scene.goal_neg or len(kinds[0]) < 2:
+    if kinds is None or scene.goal_neg or not kinds[0]:
         return None
     rooms, balls, grippers = kinds
     init = _gripper_places(scene.init, rooms, balls, grippers)

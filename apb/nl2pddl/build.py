@@ -2,9 +2,12 @@
 task) and the gold PDDL problem, with Planetarium's fields.
 
 Every problem gives an explicit pair (every initial fact and goal fact in words). Where facts of one predicate cover
-every object of a type the same way ("every ball is in room b", "every block is clear"), an abstract variant words
-them as one phrase; its `init_is_abstract` / `goal_is_abstract` flags say which part. Such a phrase fixes the facts
-exactly, so abstract pairs are not placeholders (`is_placeholder` is False).
+every object of a type the same way ("every ball is in room b", "every block is clear"), abstract variants word them
+as one phrase, as Planetarium's generator pairs each initial description (explicit or abstract) with each goal
+description: `-abstract-init` (abstract initial state, explicit goal), `-abstract-goal` (explicit initial state,
+abstract goal) and `-abstract` (both), each where that part has such a phrase; the `init` / `goal` fields and the
+`init_is_abstract` / `goal_is_abstract` flags say which. Such a phrase fixes the facts exactly, so abstract pairs
+are not placeholders (`is_placeholder` is False).
 """
 
 from __future__ import annotations
@@ -52,9 +55,11 @@ def _abstract_groups(facts: list[tuple], objects: dict[str, str], min_size: int 
     return found
 
 
-def _words(facts: list[tuple], objects: dict[str, str], words: DomainText, templates) -> tuple[str, bool]:
-    """The facts in English, each covering group as one 'every <noun>' phrase; and whether any group was used."""
-    groups = _abstract_groups(facts, objects)
+def _words(facts: list[tuple], objects: dict[str, str], words: DomainText, templates,
+           abstract: bool = True) -> tuple[str, bool]:
+    """The facts in English, each covering group as one 'every <noun>' phrase (when `abstract`); and whether any
+    group was used."""
+    groups = _abstract_groups(facts, objects) if abstract else []
     covered = set()
     phrases = []
     for pred, _pos, args, kind in groups:
@@ -104,12 +109,15 @@ def build_pairs(dataset: str, count: int, out: str | Path, *, split: str | None 
         objects = dict(task.problem.objects)
         init = [(lit.predicate, *lit.args) for lit in task.problem.init]
         goal = [(lit.predicate, *lit.args) for lit in goal_atoms if lit.positive]
-        init_words, init_abstract = _words(init, objects, text.words, env.templates)
-        goal_words, goal_abstract = _words(goal, objects, text.words, env.templates)
-        if init_abstract or goal_abstract:
-            language = (f"I have the following objects: {text.objects()}.\n\nCurrently, {init_words}.\n\n"
-                        f"My goal is that {goal_words}.")
-            rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, "abstract", language,
+        init_words = {kind: _words(init, objects, text.words, env.templates, kind) for kind in (False, True)}
+        goal_words = {kind: _words(goal, objects, text.words, env.templates, kind) for kind in (False, True)}
+        for init_abstract, goal_abstract, variant in ((True, False, "abstract-init"), (False, True, "abstract-goal"),
+                                                      (True, True, "abstract")):
+            if (init_abstract and not init_words[True][1]) or (goal_abstract and not goal_words[True][1]):
+                continue  # that part has no phrase covering a whole type: its abstract description is the explicit one
+            language = (f"I have the following objects: {text.objects()}.\n\nCurrently, "
+                        f"{init_words[init_abstract][0]}.\n\nMy goal is that {goal_words[goal_abstract][0]}.")
+            rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, variant, language,
                              init_abstract, goal_abstract))
     write_rows(rows, out / PAIRS_FILE)
     return rows

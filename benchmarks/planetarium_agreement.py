@@ -1,0 +1,94 @@
+"""apb's (parseable, solvable, correct) against Planetarium's on the differential corpus, with both tools' times.
+
+    python benchmarks/planetarium_agreement.py [--corpus FILE] [--sample N] [--show-disagreements]
+
+The corpus (tests/data/nl2pddl/planetarium_corpus.jsonl.gz) holds problem pairs built with Planetarium's dataset
+generator and test fixtures, each with the verdict and time that Planetarium's own `evaluate` gave when
+tools/planetarium_corpus.py recorded it (in Planetarium's venv: its pinned `pddl` fork, VAL, Fast Downward). This
+script runs apb on every pair in this process and prints the agreement on the whole triple and per kind of pair,
+and the median and maximum time per pair of apb (measured now) and of Planetarium (as recorded). Exit code 0 when
+the agreement is at least --min-agreement, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "tests" / "data" / "nl2pddl" / "planetarium_corpus.jsonl.gz"
+
+
+def read_corpus(path: Path = CORPUS) -> list[dict]:
+    """The recorded pairs (id, domain, kind, source, is_placeholder, gold, pred, planetarium, planetarium_seconds)."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def apb_verdict(pair: dict) -> tuple[list[bool], float, str]:
+    """apb's triple on the pair, its time, and apb's diagnostic (parse error or planner status)."""
+    from apb.nl2pddl.evaluate import assess
+
+    start = time.perf_counter()
+    result = assess(pair["gold"], pair["pred"], placeholder=pair["is_placeholder"])
+    return list(result.evaluation), time.perf_counter() - start, result.error or result.planner_status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--sample", type=int, help="a seeded random sample of this many pairs")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show-disagreements", action="store_true")
+    parser.add_argument("--min-agreement", type=float, default=0.99)
+    args = parser.parse_args(argv)
+    pairs = read_corpus(args.corpus)
+    if args.sample:
+        pairs = random.Random(args.seed).sample(pairs, min(args.sample, len(pairs)))
+    agree, kinds, times, disagreements = 0, Counter(), [], []
+    from apb.engine.errors import ApbError
+
+    rejected = []
+    for pair in pairs:
+        try:
+            verdict, seconds, note = apb_verdict(pair)
+        except ApbError as error:  # the gold is not a problem of the official domain (see README)
+            rejected.append((pair["id"], str(error)))
+            continue
+        times.append((seconds, pair["id"]))
+        same = verdict == pair["planetarium"]
+        agree += same
+        kinds[pair["kind"], same] += 1
+        if not same:
+            disagreements.append((pair["id"], pair["planetarium"], verdict, note))
+    pairs = [p for p in pairs if p["id"] not in {r[0] for r in rejected}]
+    theirs = [pair["planetarium_seconds"] for pair in pairs]
+    print(f"left out: {len(rejected)} pairs whose gold apb rejects against the official domain file")
+    print(f"pairs: {len(pairs)} ({len({p['kind'] for p in pairs})} kinds, "
+          f"{sum(p['planetarium'] == [True, True, True] for p in pairs)} correct, "
+          f"{sum(not p['planetarium'][1] for p in pairs)} not solvable by Planetarium)")
+    print(f"agreement on (parseable, solvable, correct): {agree}/{len(pairs)} = {agree / len(pairs):.1%}")
+    for kind in sorted({k for k, _ in kinds}):
+        total = kinds[kind, True] + kinds[kind, False]
+        print(f"  {kind:24s} {kinds[kind, True]:4d}/{total:<4d}")
+    apb_times = [t for t, _ in times]
+    slowest = max(times)
+    print(f"apb time per pair: median {statistics.median(apb_times):.3f} s, max {slowest[0]:.2f} s ({slowest[1]}), "
+          f"{sum(t > 5 for t in apb_times)} over 5 s")
+    print(f"Planetarium time per pair (recorded): median {statistics.median(theirs):.3f} s, max {max(theirs):.2f} s")
+    if args.show_disagreements:
+        for pair_id, planetarium, ours, note in disagreements:
+            print(f"  {pair_id}: Planetarium {planetarium}, apb {ours} ({note})")
+    return 0 if agree / len(pairs) >= args.min_agreement else 1
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
