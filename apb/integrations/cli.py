@@ -68,30 +68,29 @@ def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
 def add_integration_parsers(sub) -> None:
     add_serve_parser(sub)
     add_nl2pddl_export_parser(sub)
-    acp = sub.choices["acp"]
-    [actions] = [a for a in acp._actions if isinstance(a, argparse._SubParsersAction)]
-    e = actions.add_parser("export", help="write the questions as another framework's tasks (lm-eval)")
-    e.add_argument("out", metavar="DIR", help="folder to write the tasks into (must be empty unless --overwrite)")
-    e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
-    e.add_argument("--questions", required=True, help="apb questions (apb acp generate's --out) or ACPBench files")
-    e.add_argument("--shots", type=non_negative_int, default=0,
-                   help="examples of the same group in each prompt (default 0)")
+    e = _add_export_parser(sub, "acp", "questions", "group",
+                           "--questions", "apb questions (apb acp generate's --out) or ACPBench files")
     e.add_argument("--cot", action="store_true", help="ask for reasoning before the answer")
-    e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
     e.set_defaults(func=cmd_acp_export)
 
 
 def add_nl2pddl_export_parser(sub) -> None:
-    nl2pddl = sub.choices["nl2pddl"]
-    [actions] = [a for a in nl2pddl._actions if isinstance(a, argparse._SubParsersAction)]
-    e = actions.add_parser("export", help="write the pairs as another framework's tasks (lm-eval)")
+    e = _add_export_parser(sub, "nl2pddl", "pairs", "domain",
+                           "--pairs", "pairs.jsonl (apb nl2pddl build or import), or its folder")
+    e.set_defaults(func=cmd_nl2pddl_export)
+
+
+def _add_export_parser(sub, command: str, items: str, unit: str, source: str, source_help: str):
+    """`apb COMMAND export`: the folder, format, source, shots and overwrite flags every export shares."""
+    [actions] = [a for a in sub.choices[command]._actions if isinstance(a, argparse._SubParsersAction)]
+    e = actions.add_parser("export", help=f"write the {items} as another framework's tasks (lm-eval)")
     e.add_argument("out", metavar="DIR", help="folder to write the tasks into (must be empty unless --overwrite)")
     e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
-    e.add_argument("--pairs", required=True, help="pairs.jsonl (apb nl2pddl build or import), or its folder")
+    e.add_argument(source, required=True, help=source_help)
     e.add_argument("--shots", type=non_negative_int, default=0,
-                   help="examples of the same domain in each prompt (default 0)")
+                   help=f"examples of the same {unit} in each prompt (default 0)")
     e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
-    e.set_defaults(func=cmd_nl2pddl_export)
+    return e
 
 
 def add_serve_parser(sub) -> None:
