@@ -102,8 +102,9 @@ def test_train_checkpoint_eval_and_agent_end_to_end(tmp_path, capsys):
     assert "is not a trained policy" in capsys.readouterr().err
 
 
-def test_maskable_ppo_trains_on_facts_observations_with_masked_actions():
+def test_maskable_ppo_trains_on_facts_observations_with_masked_actions(tmp_path, monkeypatch):
     pytest.importorskip("sb3_contrib")
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger otherwise leaves a folder in the system temp dir
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
