@@ -29,11 +29,21 @@ def pytest_configure(config) -> None:
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="apb-test-cache-")
+    config._apb_cache_dir = folder
     os.environ["APB_CACHE_DIR"] = folder
     os.environ["MPLCONFIGDIR"] = os.path.join(folder, "matplotlib")
     # a new local Ray instance writes an auth token to ~/.ray unless its auth mode is set; the tests' instance is
     # local to this machine and its processes
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
+
+def pytest_unconfigure(config) -> None:
+    """The temporary cache folder goes when the run ends (runs left one each in the system temp dir)."""
+    import shutil
+
+    folder = getattr(config, "_apb_cache_dir", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 TESTS_DIR = Path(__file__).resolve().parent

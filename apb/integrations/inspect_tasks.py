@@ -261,9 +261,10 @@ def nl2pddl_samples(rows: list[dict], base: Path, *, shots: int = 0) -> list[Sam
     samples = []
     for row in rows:
         path = domain_file_for(row, base)
-        messages = messages_for(row, path.read_text(encoding="utf-8"), shots_for(rows, row, shots))
+        domain_pddl = path.read_text(encoding="utf-8")
+        messages = messages_for(row, domain_pddl, shots_for(rows, row, shots))
         samples.append(Sample(input=[to_inspect_message(m) for m in messages], target=row["problem_pddl"],
-                              id=str(row["id"]), metadata={"domain_file": str(path), "domain": row.get("domain"),
+                              id=str(row["id"]), metadata={"domain_pddl": domain_pddl, "domain": row.get("domain"),
                                                           "is_placeholder": bool(row.get("is_placeholder"))}))
     return samples
 
@@ -277,7 +278,7 @@ def problem_equivalence():
         from apb.nl2pddl.runner import score_answer
 
         result = await anyio.to_thread.run_sync(  # as apb nl2pddl eval scores an answer
-            lambda: score_answer(target.text, state.output.completion, load_domain(state.metadata["domain_file"]),
+            lambda: score_answer(target.text, state.output.completion, load_domain(state.metadata["domain_pddl"]),
                                  placeholder=state.metadata["is_placeholder"]))
         return Score(value={k: float(bool(result[k])) for k in ("parseable", "solvable", "correct")},
                      answer=result["predicted"],
@@ -299,10 +300,12 @@ def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int =
 
     if pairs:
         rows, base = read_rows(pairs), Path(pairs).resolve().parent
-    else:
-        base = Path(tempfile.mkdtemp(prefix="apb-nl2pddl-"))
-        rows = build_pairs(dataset, int(count), base)
-    return Task(dataset=MemoryDataset(nl2pddl_samples(rows, base, shots=int(shots)), name=f"apb-nl2pddl-{dataset}"),
+        samples = nl2pddl_samples(rows, base, shots=int(shots))
+    else:  # the samples carry the domain text, so the pairs' folder is not needed once they are built
+        with tempfile.TemporaryDirectory(prefix="apb-nl2pddl-") as folder:
+            rows = build_pairs(dataset, int(count), Path(folder))
+            samples = nl2pddl_samples(rows, Path(folder), shots=int(shots))
+    return Task(dataset=MemoryDataset(samples, name=f"apb-nl2pddl-{dataset}"),
                 solver=generate_answer(), scorer=problem_equivalence())
 
 
