@@ -267,10 +267,24 @@ def _components(tiles, edges) -> dict[str, frozenset]:
 
 
 def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
-    """The exact closure of a goal of Planetarium's Floor Tile (its official file: painting up, down, left and right):
-    robots roam their connected part of the grid and may switch to any available colour; paint is never removed and
-    never blocks. A goal implies the static
-    facts, the paint already on the floor, a robot's tile when it cannot move and its colour when it has no other."""
+    """The exact closure of a goal of Planetarium's Floor Tile (its official file: painting up, down, left and right),
+    or None if the rule does not apply (another domain, or an init without exactly one tile and one colour per robot).
+
+    Why it is exact: robots never block each other or the paint, so a robot r walks anywhere in its connected part
+    of the grid and paints any tile next to it, at any time. Its colour is its initial one, h, until it first
+    changes colour; from then on it holds an available colour and may switch among them freely (change-color needs
+    the new colour available, any old one), but never gets h back unless h is available. So r either keeps h
+    (paints only h, ends with h) or switches (paints h, then any available colour, and ends with any available
+    colour it likes, switching last); switching paints everything keeping does. The goal is reachable iff every
+    goal paint not already on the floor can be done by a robot in its most capable mode the goal allows (a goal
+    colour h that is not available forbids switching; a goal colour that is neither h nor available, two goal
+    tiles or colours, a tile out of reach, a static fact not in the init: unreachable). In a goal state r stands on
+    any tile of its part (it walks there after painting) and holds any colour of: the available ones when it may
+    switch, plus h when the goal's paint can be done with r keeping h and every other robot at its most capable.
+    The closure is the goal, the static facts, the paint already on the floor, a robot's tile when its part is that
+    one tile, and its colour when that set has one member (Planetarium fixes the same colour when one robot must
+    switch to the one available colour to paint its goal). tests/test_equivalence_rules.py checks it against an
+    exhaustive exploration of the state space."""
     if scene.goal_neg or _shape(domain, {}) != _FLOOR_SHAPE:
         return None
     kinds = {kind: {o for o, k in scene.objects.items() if k == kind} for kind in ("robot", "tile", "color")}
@@ -285,14 +299,15 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
     available = {f[1] for f in statics if f[0] == "available-color"}
     component = _components(tiles, [f[1:] for f in statics if f[0] in ("up", "right")])
     neighbours = [f[1:] for f in statics if f[0] in ("up", "right")]  # a robot paints the tile next to it
-    colours = {r: {has[r]} | available for r in robots}
     places = {r: component.get(at[r], frozenset({at[r]})) for r in robots}
+    paints = {r: {t for a, b in neighbours if a in places[r] or b in places[r] for t in (a, b)} for r in robots}
 
     def unsolvable(reason: str) -> Closure:
         return Closure(UNSOLVABLE, statics | scene.goal, None, method, reason)
 
     goal_at: dict[str, set] = {}
     goal_has: dict[str, set] = {}
+    jobs = []
     for fact in scene.goal:
         pred, args = fact[0], fact[1:]
         if pred in _FLOOR_STATIC and fact not in statics:
@@ -303,17 +318,38 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
                 return unsolvable(f"{args[0]} cannot reach {args[1]}")
         elif pred == "robot-has":
             goal_has.setdefault(args[0], set()).add(args[1])
-            if args[1] not in colours[args[0]]:
-                return unsolvable(f"{args[0]} cannot get colour {args[1]}")
-        elif pred == "painted" and fact not in scene.init and not any(
-                args[1] in colours[r] and any(args[0] in (a, b) and (b if a == args[0] else a) in places[r]
-                                              for a, b in neighbours) for r in robots):
-            return unsolvable(f"no robot can paint {args[0]} {args[1]}")
+        elif pred == "painted" and fact not in scene.init:
+            jobs.append(args)
     if any(len(v) > 1 for v in (*goal_at.values(), *goal_has.values())):
         return unsolvable("a robot on two tiles or with two colours")
+    # the modes the goal allows each robot: keep its colour, switch to available ones
+    keep = {r: goal_has.get(r, {has[r]}) == {has[r]} for r in robots}
+    switch = {r: bool(available) and goal_has.get(r, available) <= available for r in robots}
+    for r in robots:
+        if not keep[r] and not switch[r]:
+            return unsolvable(f"{r} cannot get colour {next(iter(goal_has[r]))}")
+
+    def colours(r: str, keeping: bool) -> set:
+        return {has[r]} if keeping or not switch[r] else {has[r]} | available
+
+    def covered(fixed: str | None = None) -> tuple | None:
+        """The first goal paint no robot can do (robot `fixed` keeping its colour, the others most capable)."""
+        for tile, colour in jobs:
+            if not any(tile in paints[r] and colour in colours(r, r == fixed) for r in robots):
+                return tile, colour
+        return None
+
+    missing = covered()
+    if missing is not None:
+        return unsolvable(f"no robot can paint {missing[0]} {missing[1]}")
     implied = set(statics | scene.goal) | {f for f in scene.init if f[0] == "painted"}
     implied |= {("robot-at", r, at[r]) for r in robots if len(places[r]) == 1}
-    implied |= {("robot-has", r, next(iter(colours[r]))) for r in robots if len(colours[r]) == 1}
+    for r in robots:
+        finals = set(goal_has.get(r, available)) if switch[r] else set()
+        if keep[r] and covered(r) is None:
+            finals.add(has[r])
+        if len(finals) == 1:
+            implied.add(("robot-has", r, finals.pop()))
     closure = frozenset(implied)
     return Closure(EXACT, closure, closure, method, "")
 

@@ -3,8 +3,9 @@
 - parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
   (negative or disjunctive goals are outside the task, so they count as unparseable);
 - solvable: no quick proof of unsolvability (a goal fact the delete relaxation never reaches, two goal facts h^2
-  proves mutually exclusive) and an apb planner finds a plan within its budget (else, with the `planners` extra,
-  Fast Downward's greedy search) that apb's engine validates;
+  proves mutually exclusive, an exact domain rule's verdict: see `unsolvable_proof`) and an apb planner finds a plan
+  within its budget (greedy search with h_FF's preferred operators; else, with the `planners` extra, Fast Downward's
+  greedy search) that apb's engine validates;
 - correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
   states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
   and the equivalence verdict is reported beside the triple (`Assessment.verdict`).
@@ -27,6 +28,9 @@ from typing import NamedTuple
 from apb.engine import Domain, Problem, Task, load_problem
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning, decode_problem
 from apb.equivalence import Budget, check
+from apb.equivalence.closure import UNSOLVABLE, is_strips
+from apb.equivalence.rules import RULES
+from apb.equivalence.scene import load_scene
 from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
 from apb.planners.downward import find_driver
@@ -110,8 +114,15 @@ def fast_downward_available() -> bool:
 
 
 def unsolvable_proof(task: Task) -> str | None:
-    """A quick proof that no plan exists, else None: a goal fact the delete relaxation never reaches, or two goal
-    facts h^2 proves never hold together (tasks with derived predicates or negative goals get no proof)."""
+    """A quick proof that no plan exists, else None (tasks with derived predicates or negative goals get none).
+
+    Each proof is sound: the delete relaxation over-approximates the reachable facts, so a goal fact it never
+    reaches is unreachable; h^2 (apb.planners.h2) over-approximates the pairs of facts that hold together in a
+    reachable state, so two goal facts it never pairs are never true at once; and where an exact domain rule of
+    apb.equivalence.rules applies (Planetarium's Blocksworld, Gripper and Floor Tile from a proper initial state),
+    its `unsolvable` verdict is a proof by the argument in that rule's docstring (a goal with a cycle of `on`, a
+    paint no robot can do, a ball in two places, ...), which catches what pairs of facts cannot show (a cycle of
+    three blocks). tests/test_nl2pddl_planetarium.py compares the proofs with an exhaustive search."""
     if getattr(task, "axioms", None) is not None or any(not lit.positive for lit in task.goal):
         return None
     closure = relaxed_closure(task, task.initial_state)
@@ -119,24 +130,36 @@ def unsolvable_proof(task: Task) -> str | None:
         return "a goal fact is unreachable under the delete relaxation"
     index = {name: i for i, name in enumerate(task.fact_names)}
     goal = [index[str(lit)] for lit in task.goal if str(lit) in index]
-    if len(goal) < 2 or task.num_facts > H2_FACTS:
+    if len(goal) >= 2 and task.num_facts <= H2_FACTS:
+        masks = reachable_pairs(task, task.initial_state.bits, [task.actions[i] for i in sorted(closure.actions)])
+        for i, p in enumerate(goal):
+            for q in goal[i + 1:]:
+                if not (masks[p] >> q & 1 and masks[q] >> p & 1):
+                    return f"h^2: {task.fact_names[p]} and {task.fact_names[q]} never hold together"
+    return _rule_proof(task)
+
+
+def _rule_proof(task: Task) -> str | None:
+    """The reason an exact domain rule (apb.equivalence.rules) gives for the goal being unreachable, else None."""
+    if not is_strips(task.domain):
         return None
-    masks = reachable_pairs(task, task.initial_state.bits, [task.actions[i] for i in sorted(closure.actions)])
-    for i, p in enumerate(goal):
-        for q in goal[i + 1:]:
-            if not (masks[p] >> q & 1 and masks[q] >> p & 1):
-                return f"h^2: {task.fact_names[p]} and {task.fact_names[q]} never hold together"
+    scene = load_scene(task.domain, task.problem)
+    for rule in RULES:
+        closure = rule(task.domain, scene)
+        if closure is not None:
+            return f"{closure.method}: {closure.reason}" if closure.status == UNSOLVABLE else None
     return None
 
 
 def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
              timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
-    """(solvable, planner status, plan length): a plan found by apb's planner and validated by apb's engine."""
+    """(solvable, planner status, plan length): a plan found by apb's planner (gbfs with h_FF's preferred
+    operators) and validated by apb's engine, or a proof of unsolvability (`unsolvable_proof`)."""
     task = Task(domain, problem)
     proof = unsolvable_proof(task)
     if proof is not None:
         return False, f"unsolvable ({proof})", None
-    result = solve(task, planner, timeout=timeout, max_nodes=max_nodes)
+    result = solve(task, planner, timeout=timeout, max_nodes=max_nodes, preferred=planner == "gbfs")
     if not result.solved and result.status != "unsolvable" and fast_downward_available():
         # the budget ran out: Fast Downward's greedy search (as Planetarium plans outside its oracle's domains)
         result = solve(task, "fd-sat", timeout=timeout)
