@@ -151,22 +151,31 @@ def _rule_proof(task: Task) -> str | None:
     return None
 
 
-def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
-             timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
-    """(solvable, planner status, plan length): a plan found by apb's planner (gbfs with h_FF's preferred
-    operators) and validated by apb's engine, or a proof of unsolvability (`unsolvable_proof`)."""
+def find_plan(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
+              timeout: float | None = 60.0) -> tuple[list[str] | None, str]:
+    """(the plan as PDDL action strings, or None; the status): a proof of unsolvability first (`unsolvable_proof`),
+    else a plan by apb's planner (gbfs with h_FF's preferred operators; Fast Downward's greedy search with the
+    `planners` extra when the budget runs out) that apb's engine validates."""
     task = Task(domain, problem)
     proof = unsolvable_proof(task)
     if proof is not None:
-        return False, f"unsolvable ({proof})", None
+        return None, f"unsolvable ({proof})"
     result = solve(task, planner, timeout=timeout, max_nodes=max_nodes, preferred=planner == "gbfs")
     if not result.solved and result.status != "unsolvable" and fast_downward_available():
         # the budget ran out: Fast Downward's greedy search (as Planetarium plans outside its oracle's domains)
         result = solve(task, "fd-sat", timeout=timeout)
     if not result.solved:
-        return False, result.status, None
-    valid = task.validate(result.plan).valid
-    return valid, result.status if valid else "invalid_plan", len(result.plan)
+        return None, result.status
+    if not task.validate(result.plan).valid:
+        return None, "invalid_plan"
+    return result.plan_strings(), result.status
+
+
+def solvable(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
+             timeout: float | None = 60.0) -> tuple[bool, str, int | None]:
+    """(solvable, planner status, plan length), by `find_plan`."""
+    plan, status = find_plan(domain, problem, planner=planner, max_nodes=max_nodes, timeout=timeout)
+    return plan is not None, status, None if plan is None else len(plan)
 
 
 def _lenient_solvable(text: str, domain: Domain, planner: str, max_nodes: int) -> tuple[bool, str]:
