@@ -12,9 +12,11 @@ Gripper (Planetarium's: one robot, untyped, two or more rooms): every placement 
 reachable, so a goal implies only the type facts and `free g` for every gripper it leaves empty once it places every
 ball. The same test checks this rule against exhaustive exploration.
 
-Floor Tile (Planetarium's simplified version): robots roam their connected part of the grid, switch to any available
-colour, and paint never comes off nor blocks anything; a goal implies the static facts, the paint already there, and a
-robot's tile or colour only when it has no other. Checked against exhaustive exploration too.
+Floor Tile (Planetarium's simplified version): robots roam their connected part of the grid, paint never comes off
+nor blocks anything, and a robot switches to any available colour but never gets back an initial colour that is not
+available; a goal implies the static facts, the paint already there, and a robot's tile or colour only when it has
+no other in any goal state (e.g. the one available colour when the goal's paint needs it: floortile_closure).
+Checked against exhaustive exploration too.
 
 A rule returns None when it does not apply (another domain, a negative goal, an initial state that is not a proper
 state of the domain); the generic closure takes over then.
