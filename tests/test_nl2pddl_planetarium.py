@@ -99,3 +99,24 @@ def test_what_planetarium_reads_leniently_is_parseable_only():
         result = assess(gold, text)
         assert tuple(result.evaluation) == (True, False, False) and diagnostic in result.error
     assert tuple(assess(gold, gold[:-5]).evaluation) == (False, False, False)  # broken syntax stays unparseable
+
+
+def test_where_planetariums_floor_tile_rule_over_specifies_apb_stays_exact():
+    """Several robots and one available colour: Planetarium fixes that colour for a robot that alone reaches a goal
+    tile, whatever the tile's colour, so it calls these two problems equivalent (checked with its code); but robot
+    r1 can paint t2 in its own white and keep it, a goal state of the first problem that the second excludes."""
+    from apb.engine import Task, load_problem
+    from apb.nl2pddl import benchmark_domain
+    from apb.nl2pddl.evaluate import assess
+
+    def problem(goal: str) -> str:
+        return ("(define (problem p) (:domain floor-tile) (:objects t1 t2 t3 t4 - tile r1 r2 - robot white black "
+                "- color) (:init (robot-at r1 t1) (robot-at r2 t3) (robot-has r1 white) (robot-has r2 black) "
+                f"(available-color black) (up t2 t1) (right t4 t3)) (:goal (and {goal})))")
+
+    loose, fixed = problem("(painted t2 white)"), problem("(painted t2 white) (robot-has r1 black)")
+    domain = benchmark_domain("floor-tile")
+    task = Task(domain, load_problem(loose, domain))
+    run = task.validate(["(paint-up r1 t2 t1 white)"])
+    assert run.valid and task.holds(run.final_state, "(robot-has r1 white)")
+    assert tuple(assess(loose, fixed).evaluation) == (True, True, False)

@@ -284,9 +284,14 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
     any tile of its part (it walks there after painting) and holds any colour of: the available ones when it may
     switch, plus h when the goal's paint can be done with r keeping h and every other robot at its most capable.
     The closure is the goal, the static facts, the paint already on the floor, a robot's tile when its part is that
-    one tile, and its colour when that set has one member (Planetarium fixes the same colour when one robot must
-    switch to the one available colour to paint its goal). tests/test_equivalence_rules.py checks it against an
-    exhaustive exploration of the state space."""
+    one tile, and its colour when that set has one member. tests/test_equivalence_rules.py checks it against an
+    exhaustive exploration of the state space.
+
+    Planetarium's own rule (oracles/floortile.py) agrees on every case its dataset generator writes (no available
+    colour, or every robot holding an available one) and on its test fixtures (one robot that must switch to the one
+    available colour). It over-specifies with several robots and one available colour: it fixes that colour for a
+    robot that alone reaches a goal tile even when the robot can paint the tile in its own colour and keep it
+    (tests/test_nl2pddl_planetarium.py shows such a goal state); apb keeps the exact closure there."""
     if scene.goal_neg or _shape(domain, {}) != _FLOOR_SHAPE:
         return None
     kinds = {kind: {o for o, k in scene.objects.items() if k == kind} for kind in ("robot", "tile", "color")}
