@@ -361,7 +361,43 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
     return Closure(EXACT, closure, closure, method, "")
 
 
+def blocksworld_conflict(domain: Domain, scene: Scene) -> str | None:
+    """Why a Blocksworld goal is unreachable from an initial state that need not be proper (a fact missing, say),
+    else None: the goal breaks an invariant that the initial state keeps and every action preserves.
+
+    The invariants are those `_Towers` checks on a fact set: `on` relates each block to at most one block below and
+    one above and has no cycle; a clear block has nothing on it; a held block is not clear, on the table, on a block
+    or under one; a block on the table is on no block; at most one block is held, none when the arm is empty. Each
+    action keeps them: pickup x needs x clear and on the table (so nothing is on x and x is on nothing) and an empty
+    arm (so nothing else is held); putdown x makes x clear and on the table with nothing on or under it; stack x y
+    puts a held block (on nothing, under nothing) on a clear y (so no block was on y, and no cycle appears: it
+    would need a chain of blocks from y down onto x, and nothing is on a held block); unstack x y takes a clear x
+    off its one support into an empty hand, which leaves that support clear. So a goal
+    with a cycle of `on`, a block on two blocks, a held block that is also clear or placed, a clear block with a
+    block on it, ... is unreachable whenever the initial state has no such conflict."""
+    n = _blocks_names(domain)
+    if n is None or scene.goal_neg or _Towers(scene.init, n).conflict:
+        return None
+    return _Towers(scene.goal, n).conflict or None
+
+
 RULES = (blocksworld_closure, gripper_closure, floortile_closure)
+# Sound reasons a goal is unreachable where the exact rules do not apply (an initial state that is not proper).
+CONFLICTS = (blocksworld_conflict,)
+
+
+def rule_closure(domain: Domain, scene: Scene) -> Closure | None:
+    """The closure an exact domain rule gives, or an `unsolvable` one when the goal breaks an invariant the initial
+    state keeps (CONFLICTS), else None (the generic closure's job)."""
+    for rule in RULES:
+        closure = rule(domain, scene)
+        if closure is not None:
+            return closure
+    for conflict in CONFLICTS:
+        reason = conflict(domain, scene)
+        if reason:
+            return Closure(UNSOLVABLE, frozenset(scene.goal), None, "invariant", reason)
+    return None
 
 _DEPOT_SHAPE = sorted([
     (3, ("at",), ("at",), ("at",)),

@@ -29,7 +29,7 @@ from apb.engine import Domain, Problem, Task, load_problem
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning, decode_problem
 from apb.equivalence import Budget, check
 from apb.equivalence.closure import UNSOLVABLE, is_strips
-from apb.equivalence.rules import RULES
+from apb.equivalence.rules import rule_closure
 from apb.equivalence.scene import load_scene
 from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
@@ -122,7 +122,9 @@ def unsolvable_proof(task: Task) -> str | None:
     apb.equivalence.rules applies (Planetarium's Blocksworld, Gripper and Floor Tile from a proper initial state),
     its `unsolvable` verdict is a proof by the argument in that rule's docstring (a goal with a cycle of `on`, a
     paint no robot can do, a ball in two places, ...), which catches what pairs of facts cannot show (a cycle of
-    three blocks). tests/test_nl2pddl_planetarium.py compares the proofs with an exhaustive search."""
+    three blocks); where the initial state is not proper (a fact missing), a goal that breaks an invariant the
+    initial state keeps and every action preserves (apb.equivalence.rules.CONFLICTS). tests/test_nl2pddl_solvable.py
+    compares the proofs with an exhaustive search."""
     if getattr(task, "axioms", None) is not None or any(not lit.positive for lit in task.goal):
         return None
     closure = relaxed_closure(task, task.initial_state)
@@ -143,12 +145,10 @@ def _rule_proof(task: Task) -> str | None:
     """The reason an exact domain rule (apb.equivalence.rules) gives for the goal being unreachable, else None."""
     if not is_strips(task.domain):
         return None
-    scene = load_scene(task.domain, task.problem)
-    for rule in RULES:
-        closure = rule(task.domain, scene)
-        if closure is not None:
-            return f"{closure.method}: {closure.reason}" if closure.status == UNSOLVABLE else None
-    return None
+    closure = rule_closure(task.domain, load_scene(task.domain, task.problem))
+    if closure is None or closure.status != UNSOLVABLE:
+        return None
+    return f"{closure.method}: {closure.reason}"
 
 
 def find_plan(domain: Domain, problem: Problem, *, planner: str = "gbfs", max_nodes: int = 200000,
