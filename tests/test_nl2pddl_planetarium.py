@@ -120,3 +120,23 @@ def test_where_planetariums_floor_tile_rule_over_specifies_apb_stays_exact():
     run = task.validate(["(paint-up r1 t2 t1 white)"])
     assert run.valid and task.holds(run.final_state, "(robot-has r1 white)")
     assert tuple(assess(loose, fixed).evaluation) == (True, True, False)
+
+
+def test_a_gold_only_planetariums_lenient_parser_reads_is_scored_never_correct():
+    """Planetarium's generator writes rover-single golds with `store` objects the domain lacks: its lenient parser
+    reads them, apb scores the predicted problem against such a gold but never calls it correct; a flaw the
+    lenient parser rejects too (a negative goal, an undeclared object) stays unparseable behind apb's first error."""
+    from apb.nl2pddl.evaluate import assess
+
+    clean = (ROOT / "tests" / "data" / "nl2pddl" / "rover_gold.pddl").read_text()
+    gold = clean.replace("obj1 - objective", "obj1 - objective store1 - store")
+    assert gold != clean
+    result = assess(gold, gold)
+    assert tuple(result.evaluation) == (True, False, False) and "unknown type 'store'" in result.error
+    plain = assess(gold, clean)
+    assert tuple(plain.evaluation) == (True, True, False) and "readable only leniently" in plain.error
+    negative = gold.replace("(:goal (and", "(:goal (and (not (at_rover w1))")
+    undeclared = gold.replace("(at_soil_sample w1)", "(at_soil_sample w1) (at_soil_sample w9)")
+    for text in (negative, undeclared):
+        assert text != gold
+        assert tuple(assess(gold, text).evaluation) == (False, False, False)

@@ -14,7 +14,9 @@ an unknown object type, untyped objects in a typed domain) is parseable and neve
 `error`; it is solvable as in Planetarium: in Blocksworld and Gripper, which Planetarium plans with an oracle that
 skips initial facts of unknown predicates and object types (VAL then accepts the plan), when the problem without
 them is solvable; elsewhere, or with an unknown predicate in the goal, never.
-The gold problem must parse; if it does not, that is the caller's error.
+The gold problem must parse, or at least be what Planetarium's lenient parser reads (then the predicted problem is
+scored as above but is never correct: a problem apb's engine reads is never equivalent to it); anything else is the
+caller's error.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ ORACLE_LENIENT = ("blocksworld", "gripper")
 _ATOM = re.compile(r"\(\s*([^\s()]+)[^()]*\)")
 _OBJECTS = re.compile(r"\(\s*:objects([^()]*)\)", re.IGNORECASE)
 _SYNTAX = {"problem", "and", "not", "or", "="}
+_COMPLEX_GOAL = re.compile(r"\(\s*(not|or|imply|forall|exists)[\s(]", re.IGNORECASE)
 H2_FACTS = 2000  # h^2 is tried on tasks with at most this many facts (its cost grows with their square)
 
 
@@ -194,19 +197,54 @@ def _lenient_solvable(text: str, domain: Domain, planner: str, max_nodes: int) -
     return ok, f"{status} (read as Planetarium's oracle reads it)"
 
 
+def _strict_flaw(text: str, domain: Domain) -> str | None:
+    """What makes a problem unparseable to Planetarium's lenient parser as well (a negative or disjunctive goal, an
+    atom naming an undeclared object), for a problem apb's engine stopped reading at a lenient error first."""
+    start = text.find("(:goal")
+    goal = text[start:] if start >= 0 else ""
+    if _COMPLEX_GOAL.search(goal):
+        return "the goal is not a conjunction of positive atoms"
+    objects = _OBJECTS.search(text)
+    if objects is None:
+        return None
+    tokens = objects.group(1).split()
+    declared = {t.lower() for i, t in enumerate(tokens) if t != "-" and (i == 0 or tokens[i - 1] != "-")}
+    declared |= {c.lower() for c in getattr(domain, "constants", {})}
+    init = text.find("(:init")
+    for atom in _ATOM.finditer(text[init:] if init >= 0 else ""):
+        name, *args = atom.group(0).strip("()").split()
+        if name.startswith(":") or name.lower() in _SYNTAX:
+            continue
+        missing = [a for a in args if not a.startswith("?") and a.lower() not in declared]
+        if missing:
+            return f"the object {missing[0]!r} is not declared"
+    return None
+
+
 def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path | None = None, *,
            placeholder: bool = False, planner: str = "gbfs", max_nodes: int = 200000,
            budget: Budget | None = None) -> Assessment:
     """Scores `predicted` against `gold` (paths or PDDL text) and says why (see the module docstring)."""
     gold_text, pred_text = _text(gold), _text(predicted)
     dom = resolve_domain(gold_text, domain)
-    gold_problem = _parse(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
+    gold_error = ""
+    try:
+        gold_problem = _parse(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
+    except ApbError as error:
+        if not any(sign in str(error) for sign in LENIENT_ERRORS):
+            raise
+        # a gold only Planetarium's lenient parser reads (its generator's rover-single golds declare `store`
+        # objects): the predicted problem is scored, but nothing the engine reads can be equivalent to it
+        gold_problem, gold_error = None, f"the gold is readable only leniently ({error}), so nothing is correct"
     try:
         pred_problem = _parse(pred_text, dom, "<predicted>")
     except ApbError as error:
         # Planetarium's lenient parser reads a problem with an unknown predicate, or with untyped objects in a typed
         # domain: parseable there, neither solvable nor correct; apb's stricter diagnostic is kept beside the triple
         lenient = any(sign in str(error) for sign in LENIENT_ERRORS)
+        flaw = _strict_flaw(pred_text, dom) if lenient else None
+        if flaw:  # a flaw Planetarium's lenient parser rejects too, behind the one apb reported first
+            return Assessment(Evaluation(False, False, False), dom.name, error=f"{error}; and {flaw}")
         ok, status = False, ""
         if lenient and dom.name.lower() in ORACLE_LENIENT and "in the goal" not in str(error):
             ok, status = _lenient_solvable(pred_text, dom, planner, max_nodes)
@@ -217,6 +255,9 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
         return Assessment(Evaluation(True, False, False), dom.name,
                           error=f"the problem names (:domain {named}), which is not a benchmark domain")
     ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
+    if gold_problem is None:
+        return Assessment(Evaluation(True, ok, False), dom.name, error=gold_error, planner_status=status,
+                          plan_length=length)
     result = check(dom, gold_problem, pred_problem, placeholder=placeholder, budget=budget)
     # Planetarium's rule: an unsolvable problem is never correct (the equivalence verdict is kept beside the triple)
     return Assessment(Evaluation(True, ok, ok and result.verdict == "equivalent"), dom.name, planner_status=status,
