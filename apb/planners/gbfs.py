@@ -22,6 +22,9 @@ from apb.planners.heuristics import FF, INF, Heuristic, make_heuristic
 from apb.planners.result import SOLVED, UNSOLVABLE, Budget, SearchResult
 from apb.planners.space import SearchSpace, Successors, goal_test
 
+BOOST = 1000  # priority the preferred queue gains on progress (Fast Downward's default boost)
+_NONE: frozenset[int] = frozenset()
+
 
 def greedy_best_first(task: Task, *, heuristic: str | Heuristic = "ff", timeout: float | None = 60.0,
                       max_nodes: int | None = None, preferred: bool = False) -> SearchResult:
@@ -29,10 +32,9 @@ def greedy_best_first(task: Task, *, heuristic: str | Heuristic = "ff", timeout:
     preferred operators and a boosted dual queue (see the module docstring; it needs h_FF)."""
     budget = Budget(timeout, max_nodes)
     h_fn = make_heuristic(heuristic, task) if isinstance(heuristic, str) else heuristic
-    if preferred:
-        if not isinstance(h_fn, FF):
-            raise ApbError(f"preferred operators come from h_FF's relaxed plan; heuristic {h_fn.name!r} has none")
-        return _dual_queue(task, h_fn, budget)
+    if preferred and not isinstance(h_fn, FF):
+        raise ApbError(f"preferred operators come from h_FF's relaxed plan; heuristic {h_fn.name!r} has none")
+    evaluate = h_fn.relaxed_plan if preferred else lambda bits: (h_fn(bits), _NONE)
     successors = Successors(task)
     is_goal = goal_test(task)
     space = SearchSpace()
@@ -42,70 +44,21 @@ def greedy_best_first(task: Task, *, heuristic: str | Heuristic = "ff", timeout:
     def finish(status: str, plan=None) -> SearchResult:
         message = "" if status == SOLVED else budget.limit_message(status) or "the goal is unreachable"
         return SearchResult(status, "gbfs", plan, expanded, generated, evaluated, budget.elapsed(), h_fn.name,
-                            message)
+                            message, {"preferred": True} if preferred else {})
 
     root_bits = task.initial_state.bits
     root = space.add(root_bits, 0, -1, -1)
     if is_goal(root_bits):
         return finish(SOLVED, [])
-    h0 = h_fn(root_bits)
+    h0, helpful = evaluate(root_bits)
     evaluated += 1
     if h0 == INF:
         return finish(UNSOLVABLE)
-    heap = [(h0, 0, root)]
-    seq = 1
-    while heap:
-        stop = budget.exceeded(expanded)
-        if stop:
-            return finish(stop)
-        _, _, node = heapq.heappop(heap)
-        expanded += 1
-        child_g = space.g[node] + 1
-        for action, succ in successors(space.bits[node]):
-            generated += 1
-            if succ in ids:
-                continue
-            child = space.add(succ, child_g, node, action)
-            if is_goal(succ):
-                return finish(SOLVED, space.plan(child, task.actions))
-            h = h_fn(succ)
-            evaluated += 1
-            if h == INF:
-                continue
-            heapq.heappush(heap, (h, seq, child))
-            seq += 1
-    return finish(UNSOLVABLE)
-
-
-BOOST = 1000  # priority the preferred queue gains on progress (Fast Downward's default boost)
-
-
-def _dual_queue(task: Task, h_fn: FF, budget: Budget) -> SearchResult:
-    """Eager greedy search with preferred operators and a boosted dual queue (see the module docstring)."""
-    successors = Successors(task)
-    is_goal = goal_test(task)
-    space = SearchSpace()
-    ids = space.ids
-    expanded = generated = evaluated = 0
-
-    def finish(status: str, plan=None) -> SearchResult:
-        message = "" if status == SOLVED else budget.limit_message(status) or "the goal is unreachable"
-        return SearchResult(status, "gbfs", plan, expanded, generated, evaluated, budget.elapsed(), h_fn.name,
-                            message, {"preferred": True})
-
-    root_bits = task.initial_state.bits
-    root = space.add(root_bits, 0, -1, -1)
-    if is_goal(root_bits):
-        return finish(SOLVED, [])
-    h0, helpful = h_fn.relaxed_plan(root_bits)
-    evaluated += 1
-    if h0 == INF:
-        return finish(UNSOLVABLE)
-    preferred_of = {root: helpful}  # a node's preferred operators, kept until it is expanded
-    queues: tuple[list, list] = ([(h0, 0, root)], [(h0, 0, root)])  # (all, preferred)
+    helpful_of = {root: helpful}  # a node's preferred operators, kept until it is expanded
+    queues: tuple[list, list] = ([(h0, 0, root)], [(h0, 0, root)] if preferred else [])  # (all, preferred)
     priority = [0, 0]
     best, seq = h0, 1
-    closed: set[int] = set()
+    closed: set[int] = set()  # a state may wait in both queues: expand it once
     while queues[0] or queues[1]:
         stop = budget.exceeded(expanded)
         if stop:
@@ -117,7 +70,7 @@ def _dual_queue(task: Task, h_fn: FF, budget: Budget) -> SearchResult:
             continue
         closed.add(node)
         expanded += 1
-        helpful = preferred_of.pop(node)
+        helpful = helpful_of.pop(node)
         child_g = space.g[node] + 1
         for action, succ in successors(space.bits[node]):
             generated += 1
@@ -126,11 +79,11 @@ def _dual_queue(task: Task, h_fn: FF, budget: Budget) -> SearchResult:
             child = space.add(succ, child_g, node, action)
             if is_goal(succ):
                 return finish(SOLVED, space.plan(child, task.actions))
-            h, child_helpful = h_fn.relaxed_plan(succ)
+            h, helpful_of[child] = evaluate(succ)
             evaluated += 1
             if h == INF:
+                del helpful_of[child]
                 continue
-            preferred_of[child] = child_helpful
             heapq.heappush(queues[0], (h, seq, child))
             if action in helpful:
                 heapq.heappush(queues[1], (h, seq, child))
