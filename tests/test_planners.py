@@ -155,6 +155,28 @@ def test_greedy_search_finds_a_valid_plan(dataset, instance):
     assert result.plan_length >= OPTIMAL[dataset][instance]
 
 
+@pytest.mark.parametrize(("dataset", "instance"), SMALL_CASES)
+def test_greedy_search_with_preferred_operators_finds_a_valid_plan(dataset, instance):
+    task = reference_task(dataset, instance)
+    result = solve(task, "gbfs", timeout=TIMEOUT, preferred=True)
+    assert result.status == "solved" and result.extra == {"preferred": True}, result.message
+    assert_valid(task, result)
+    assert result.plan_length >= OPTIMAL[dataset][instance]
+
+
+def test_preferred_operators_are_the_relaxed_plan_and_need_h_ff():
+    task = tiny_task("chain")
+    value, helpful = FF(task).relaxed_plan(task.initial_state.bits)
+    assert value == FF(task)(task.initial_state.bits) == len(helpful)  # unit costs: one action per relaxed step
+    assert set(task.applicable_ids(task.initial_state.bits)) & helpful
+    for problem in (2, 3):
+        assert solve(tiny_task("vase", problem), "gbfs", preferred=True).status == "unsolvable"
+    with pytest.raises(ApbError, match="h_FF"):
+        solve(task, "gbfs", heuristic="hadd", preferred=True)
+    with pytest.raises(ApbError, match="apply to gbfs"):
+        solve(task, "astar", preferred=True)
+
+
 # ---- heuristics on tiny tasks, values computed by hand ------------------------------------------------------------
 @pytest.mark.parametrize(("name", "expected"), [
     ("chain", {"blind": 1, "goal-count": 1, "hmax": 4, "lmcut": 4, "hadd": 4, "ff": 4}),

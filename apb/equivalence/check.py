@@ -15,7 +15,7 @@ from pathlib import Path
 from apb.engine import Domain, Problem
 from apb.equivalence.closure import EXACT, PARTIAL, UNKNOWN, UNSOLVABLE, Budget, Closure, generic_closure, is_strips
 from apb.equivalence.graph import SceneGraph, isomorphism_mapping
-from apb.equivalence.rules import DERIVATIONS, RULES
+from apb.equivalence.rules import DERIVATIONS, rule_closure
 from apb.equivalence.scene import Scene, as_domain, load_scene
 
 EQUIVALENT, NOT_EQUIVALENT, UNDECIDED = "equivalent", "not_equivalent", "unknown"
@@ -44,12 +44,12 @@ class EquivalenceResult:
 
 
 def full_specification(domain: Domain, scene: Scene, budget: Budget | None = None) -> Closure:
-    """The goal's closure: a domain rule's where one applies, else the generic closure."""
+    """The goal's closure: a domain rule's where one applies (or a rule's proof that the goal is unreachable),
+    else the generic closure."""
     strips = is_strips(domain)
-    for rule in RULES if strips else ():
-        closure = rule(domain, scene)
-        if closure is not None:
-            return closure
+    closure = rule_closure(domain, scene) if strips else None
+    if closure is not None:
+        return closure
     closure = generic_closure(domain, scene, budget)
     if not strips or closure.status != PARTIAL or closure.upper is None:
         return closure

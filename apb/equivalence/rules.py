@@ -12,9 +12,11 @@ Gripper (Planetarium's: one robot, untyped, two or more rooms): every placement 
 reachable, so a goal implies only the type facts and `free g` for every gripper it leaves empty once it places every
 ball. The same test checks this rule against exhaustive exploration.
 
-Floor Tile (Planetarium's simplified version): robots roam their connected part of the grid, switch to any available
-colour, and paint never comes off nor blocks anything; a goal implies the static facts, the paint already there, and a
-robot's tile or colour only when it has no other. Checked against exhaustive exploration too.
+Floor Tile (Planetarium's simplified version): robots roam their connected part of the grid, paint never comes off
+nor blocks anything, and a robot switches to any available colour but never gets back an initial colour that is not
+available; a goal implies the static facts, the paint already there, and a robot's tile or colour only when it has
+no other in any goal state (e.g. the one available colour when the goal's paint needs it: floortile_closure).
+Checked against exhaustive exploration too.
 
 A rule returns None when it does not apply (another domain, a negative goal, an initial state that is not a proper
 state of the domain); the generic closure takes over then.
@@ -267,10 +269,29 @@ def _components(tiles, edges) -> dict[str, frozenset]:
 
 
 def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
-    """The exact closure of a goal of Planetarium's Floor Tile (its official file: painting up, down, left and right):
-    robots roam their connected part of the grid and may switch to any available colour; paint is never removed and
-    never blocks. A goal implies the static
-    facts, the paint already on the floor, a robot's tile when it cannot move and its colour when it has no other."""
+    """The exact closure of a goal of Planetarium's Floor Tile (its official file: painting up, down, left and right),
+    or None if the rule does not apply (another domain, or an init without exactly one tile and one colour per robot).
+
+    Why it is exact: robots never block each other or the paint, so a robot r walks anywhere in its connected part
+    of the grid and paints any tile next to it, at any time. Its colour is its initial one, h, until it first
+    changes colour; from then on it holds an available colour and may switch among them freely (change-color needs
+    the new colour available, any old one), but never gets h back unless h is available. So r either keeps h
+    (paints only h, ends with h) or switches (paints h, then any available colour, and ends with any available
+    colour it likes, switching last); switching paints everything keeping does. The goal is reachable iff every
+    goal paint not already on the floor can be done by a robot in its most capable mode the goal allows (a goal
+    colour h that is not available forbids switching; a goal colour that is neither h nor available, two goal
+    tiles or colours, a tile out of reach, a static fact not in the init: unreachable). In a goal state r stands on
+    any tile of its part (it walks there after painting) and holds any colour of: the available ones when it may
+    switch, plus h when the goal's paint can be done with r keeping h and every other robot at its most capable.
+    The closure is the goal, the static facts, the paint already on the floor, a robot's tile when its part is that
+    one tile, and its colour when that set has one member. tests/test_equivalence_rules.py checks it against an
+    exhaustive exploration of the state space.
+
+    Planetarium's own rule (oracles/floortile.py) agrees on every case its dataset generator writes (no available
+    colour, or every robot holding an available one) and on its test fixtures (one robot that must switch to the one
+    available colour). It over-specifies with several robots and one available colour: it fixes that colour for a
+    robot that alone reaches a goal tile even when the robot can paint the tile in its own colour and keep it
+    (tests/test_nl2pddl_planetarium.py shows such a goal state); apb keeps the exact closure there."""
     if scene.goal_neg or _shape(domain, {}) != _FLOOR_SHAPE:
         return None
     kinds = {kind: {o for o, k in scene.objects.items() if k == kind} for kind in ("robot", "tile", "color")}
@@ -285,14 +306,15 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
     available = {f[1] for f in statics if f[0] == "available-color"}
     component = _components(tiles, [f[1:] for f in statics if f[0] in ("up", "right")])
     neighbours = [f[1:] for f in statics if f[0] in ("up", "right")]  # a robot paints the tile next to it
-    colours = {r: {has[r]} | available for r in robots}
     places = {r: component.get(at[r], frozenset({at[r]})) for r in robots}
+    paints = {r: {t for a, b in neighbours if a in places[r] or b in places[r] for t in (a, b)} for r in robots}
 
     def unsolvable(reason: str) -> Closure:
         return Closure(UNSOLVABLE, statics | scene.goal, None, method, reason)
 
     goal_at: dict[str, set] = {}
     goal_has: dict[str, set] = {}
+    jobs = []
     for fact in scene.goal:
         pred, args = fact[0], fact[1:]
         if pred in _FLOOR_STATIC and fact not in statics:
@@ -303,22 +325,79 @@ def floortile_closure(domain: Domain, scene: Scene) -> Closure | None:
                 return unsolvable(f"{args[0]} cannot reach {args[1]}")
         elif pred == "robot-has":
             goal_has.setdefault(args[0], set()).add(args[1])
-            if args[1] not in colours[args[0]]:
-                return unsolvable(f"{args[0]} cannot get colour {args[1]}")
-        elif pred == "painted" and fact not in scene.init and not any(
-                args[1] in colours[r] and any(args[0] in (a, b) and (b if a == args[0] else a) in places[r]
-                                              for a, b in neighbours) for r in robots):
-            return unsolvable(f"no robot can paint {args[0]} {args[1]}")
+        elif pred == "painted" and fact not in scene.init:
+            jobs.append(args)
     if any(len(v) > 1 for v in (*goal_at.values(), *goal_has.values())):
         return unsolvable("a robot on two tiles or with two colours")
+    # the modes the goal allows each robot: keep its colour, switch to available ones
+    keep = {r: goal_has.get(r, {has[r]}) == {has[r]} for r in robots}
+    switch = {r: bool(available) and goal_has.get(r, available) <= available for r in robots}
+    for r in robots:
+        if not keep[r] and not switch[r]:
+            return unsolvable(f"{r} cannot get colour {next(iter(goal_has[r]))}")
+
+    def colours(r: str, keeping: bool) -> set:
+        return {has[r]} if keeping or not switch[r] else {has[r]} | available
+
+    def covered(fixed: str | None = None) -> tuple | None:
+        """The first goal paint no robot can do (robot `fixed` keeping its colour, the others most capable)."""
+        for tile, colour in jobs:
+            if not any(tile in paints[r] and colour in colours(r, r == fixed) for r in robots):
+                return tile, colour
+        return None
+
+    missing = covered()
+    if missing is not None:
+        return unsolvable(f"no robot can paint {missing[0]} {missing[1]}")
     implied = set(statics | scene.goal) | {f for f in scene.init if f[0] == "painted"}
     implied |= {("robot-at", r, at[r]) for r in robots if len(places[r]) == 1}
-    implied |= {("robot-has", r, next(iter(colours[r]))) for r in robots if len(colours[r]) == 1}
+    for r in robots:
+        finals = set(goal_has.get(r, available)) if switch[r] else set()
+        if keep[r] and covered(r) is None:
+            finals.add(has[r])
+        if len(finals) == 1:
+            implied.add(("robot-has", r, finals.pop()))
     closure = frozenset(implied)
     return Closure(EXACT, closure, closure, method, "")
 
 
+def blocksworld_conflict(domain: Domain, scene: Scene) -> str | None:
+    """Why a Blocksworld goal is unreachable from an initial state that need not be proper (a fact missing, say),
+    else None: the goal breaks an invariant that the initial state keeps and every action preserves.
+
+    The invariants are those `_Towers` checks on a fact set: `on` relates each block to at most one block below and
+    one above and has no cycle; a clear block has nothing on it; a held block is not clear, on the table, on a block
+    or under one; a block on the table is on no block; at most one block is held, none when the arm is empty. Each
+    action keeps them: pickup x needs x clear and on the table (so nothing is on x and x is on nothing) and an empty
+    arm (so nothing else is held); putdown x makes x clear and on the table with nothing on or under it; stack x y
+    puts a held block (on nothing, under nothing) on a clear y (so no block was on y, and no cycle appears: it
+    would need a chain of blocks from y down onto x, and nothing is on a held block); unstack x y takes a clear x
+    off its one support into an empty hand, which leaves that support clear. So a goal
+    with a cycle of `on`, a block on two blocks, a held block that is also clear or placed, a clear block with a
+    block on it, ... is unreachable whenever the initial state has no such conflict."""
+    n = _blocks_names(domain)
+    if n is None or scene.goal_neg or _Towers(scene.init, n).conflict:
+        return None
+    return _Towers(scene.goal, n).conflict or None
+
+
 RULES = (blocksworld_closure, gripper_closure, floortile_closure)
+# Sound reasons a goal is unreachable where the exact rules do not apply (an initial state that is not proper).
+CONFLICTS = (blocksworld_conflict,)
+
+
+def rule_closure(domain: Domain, scene: Scene) -> Closure | None:
+    """The closure an exact domain rule gives, or an `unsolvable` one when the goal breaks an invariant the initial
+    state keeps (CONFLICTS), else None (the generic closure's job)."""
+    for rule in RULES:
+        closure = rule(domain, scene)
+        if closure is not None:
+            return closure
+    for conflict in CONFLICTS:
+        reason = conflict(domain, scene)
+        if reason:
+            return Closure(UNSOLVABLE, frozenset(scene.goal), None, "invariant", reason)
+    return None
 
 _DEPOT_SHAPE = sorted([
     (3, ("at",), ("at",), ("at",)),

@@ -1,5 +1,6 @@
-"""Planners on a grounded task: breadth-first search, A* (LM-cut or h_max), greedy best-first search (h_FF),
-a random walk, and an optional Fast Downward backend. `solve(task, planner)` runs any of them.
+"""Planners on a grounded task: breadth-first search, A* (LM-cut or h_max), greedy best-first search (h_FF, with
+h_FF's preferred operators on request), a random walk, and an optional Fast Downward backend. `solve(task, planner)`
+runs any of them.
 """
 
 from apb.planners.astar import astar

@@ -100,13 +100,24 @@ class FF(Heuristic):
         self.relaxed = relaxed_task(task)
 
     def __call__(self, bits: int) -> float:
+        return self._relaxed_plan(bits)[0]
+
+    def relaxed_plan(self, bits: int) -> tuple[float, frozenset[int]]:
+        """(h_FF, the indices of the task actions in the relaxed plan); those applicable in the state are greedy
+        search's preferred operators (FF's helpful actions, as Fast Downward defines them for h_FF)."""
+        cost, ops = self._relaxed_plan(bits)
+        goal_op = self.relaxed.goal_op
+        return cost, frozenset(op for op in ops if op < goal_op)
+
+    def _relaxed_plan(self, bits: int) -> tuple[float, list[int]]:
         relaxed = self.relaxed
         value, supporter = additive_costs(relaxed, bits)
         if value[relaxed.goal_fact] == INF:
-            return INF
+            return INF, []
         marked = bytearray(relaxed.num_ops)
         seen = bytearray(relaxed.num_facts)
         stack = [relaxed.goal_fact]
+        ops = []
         cost = 0
         pre, op_cost = relaxed.pre, relaxed.cost
         while stack:
@@ -115,12 +126,13 @@ class FF(Heuristic):
             if op < 0 or marked[op]:
                 continue
             marked[op] = 1
+            ops.append(op)
             cost += op_cost[op]
             for p in pre[op]:
                 if not seen[p]:
                     seen[p] = 1
                     stack.append(p)
-        return cost
+        return cost, ops
 
 
 def additive_costs(relaxed: RelaxedTask, bits: int) -> tuple[list, list[int]]:

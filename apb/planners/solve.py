@@ -18,10 +18,12 @@ _TAKES_NODES = ("bfs", "astar", "ucs", "gbfs")
 
 
 def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
-          max_steps: int | None = None, seed: int = 0, heuristic: str | Heuristic | None = None) -> SearchResult:
+          max_steps: int | None = None, seed: int = 0, heuristic: str | Heuristic | None = None,
+          preferred: bool = False) -> SearchResult:
     """Runs one planner on `task` (see PLANNERS; `ucs` is uniform-cost search, optimal with action costs).
     `timeout` is in seconds, `max_nodes` bounds expansions, `max_steps` and `seed` drive the random walk,
-    `heuristic` overrides the default of astar (lmcut) or gbfs (ff).
+    `heuristic` overrides the default of astar (lmcut) or gbfs (ff); `preferred` gives gbfs h_FF's preferred
+    operators and a boosted dual queue (apb.planners.gbfs).
     """
     name = str(planner).lower()
     if name not in PLANNERS:
@@ -30,6 +32,8 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
         raise ApbError(f"{name} takes no heuristic; heuristics apply to {' and '.join(_TAKES_HEURISTIC)}")
     if max_nodes is not None and name not in _TAKES_NODES:
         raise ApbError(f"{name} has no expansion budget (max_nodes); it applies to {', '.join(_TAKES_NODES)}")
+    if preferred and name != "gbfs":
+        raise ApbError(f"{name} takes no preferred operators; they apply to gbfs")
     if max_steps is not None and name != "random":
         raise ApbError(f"{name} has no step limit (max_steps); it applies to the random walk")
     if name == "bfs":
@@ -41,7 +45,8 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
         result.planner = "ucs"
         return result
     if name == "gbfs":
-        return greedy_best_first(task, heuristic=heuristic or "ff", timeout=timeout, max_nodes=max_nodes)
+        return greedy_best_first(task, heuristic=heuristic or "ff", timeout=timeout, max_nodes=max_nodes,
+                                 preferred=preferred)
     if name == "random":
         return random_walk(task, max_steps=max_steps, seed=seed, timeout=timeout)
     return fast_downward(task, "opt" if name == "fd-opt" else "sat", timeout=timeout)
