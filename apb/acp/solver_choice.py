@@ -8,21 +8,37 @@ has exactly one true option (app: applicable; prog: holds after the action; reac
 apply; val: the claim about the sequence; just: removable; land: a landmark); the answer is its letter. A statement
 the prover leaves undecided within the budget leaves the question unanswered (None).
 
-Released bool/MCQ records carry neither PDDL nor PDDL items (only English), so they are not answered here.
+Released bool/MCQ records carry only English: `apb.acp.english.questions.read_question` reads them into the same
+PDDL and items first (domains with a data file in `apb/acp/english/`). Their wordings add a few senses, which an
+item's `asks` names: a val bool question asking only whether the sequence applies (`applicable`), the areach MCQ
+asking for the action that CAN become applicable (`reachable`), val MCQ claims "not applicable"/"not valid" (both
+true of a sequence with an inapplicable step, so such a question has two true options and is left unanswered), and
+just items naming an action that occurs several times (`steps_any`: answered when every occurrence agrees). An
+action that names an unknown object or has an ill-typed argument never applies.
 """
 
 from __future__ import annotations
 
+from apb.acp.english import ContextError
+from apb.acp.english.questions import read_question
 from apb.acp.records import LABELS, Question
 from apb.acp.truth import QuestionPDDLError, first_failure, question_prover, question_task
 from apb.engine import ApbError
+from apb.engine.errors import ActionError
+from apb.planners import solve
+
+LAND_NODES = 200_000  # expansions of the greedy search whose plan disproves landmarks beyond the enumerated space
 
 
 def solve_choice(q: Question) -> tuple[str, str] | None:
     """(answer, text) for a bool or MCQ question with PDDL items, None when it has none or a statement is
     undecided. The text is what the declared lm-eval filters read: "The answer is yes." / "The answer is B."."""
-    if q.format not in ("bool", "mcq") or not q.domain_pddl or not q.problem_pddl:
+    if q.format not in ("bool", "mcq"):
         return None
+    if not q.domain_pddl or not q.problem_pddl:
+        q = _read_english(q)
+        if q is None:
+            return None
     try:
         if q.format == "bool":
             if not q.item:
@@ -43,9 +59,26 @@ def solve_choice(q: Question) -> tuple[str, str] | None:
     return answer, f"The answer is {answer}."
 
 
+def _read_english(q: Question) -> Question | None:
+    """A released record read from its English (None when its domain has no data file or a phrase is not read)."""
+    try:
+        return read_question(q)
+    except ContextError:
+        return None
+
+
+def _parse(task, text: str):
+    """The ground action, None when it names an unknown object or an ill-typed argument (it never applies)."""
+    try:
+        return task.parse_action(text)
+    except ActionError:
+        return None
+
+
 def _app(q: Question, item: dict, option: dict) -> bool:
     task, state = question_task(q)
-    return not task.explain(state, task.parse_action(option["action"]))
+    action = _parse(task, option["action"])
+    return action is not None and not task.explain(state, action)
 
 
 def _prog(q: Question, item: dict, option: dict) -> bool:
@@ -64,29 +97,34 @@ def _reach(q: Question, item: dict, option: dict) -> bool | None:
 
 def _areach(q: Question, item: dict, option: dict) -> bool | None:
     prover = question_prover(q)
-    value = prover.action(prover.task.parse_action(option["action"])).value
-    if value is None or q.format == "bool":
+    action = _parse(prover.task, option["action"])
+    value = False if action is None else prover.action(action).value
+    if value is None or q.format == "bool" or item.get("asks") == "reachable":
         return value
-    return not value  # the MCQ asks which action can never become applicable
+    return not value  # apb's MCQ asks which action can never become applicable
 
 
 def _val(q: Question, item: dict, option: dict) -> bool:
     task, state = question_task(q)
     failed, reached = first_failure(task, state, list(item["plan"]))
     if q.format == "bool":
-        return failed is None and reached
+        return failed is None and (reached or item.get("asks") == "applicable")
     claim = option["claim"]
     if claim == "step":
         return failed == option["step"]
+    if claim in ("not_applicable", "not_valid"):
+        return failed is not None
     return failed is None and reached == (claim == "valid")
 
 
-def _just(q: Question, item: dict, option: dict) -> bool:
+def _just(q: Question, item: dict, option: dict) -> bool | None:
     task, state = question_task(q)
-    steps = set(option["steps"])
-    rest = [a for i, a in enumerate(item["plan"]) if i not in steps]
-    failed, reached = first_failure(task, state, rest)
-    return failed is None and reached
+    values = set()
+    for steps in option.get("steps_any") or [option["steps"]]:
+        rest = [a for i, a in enumerate(item["plan"]) if i not in set(steps)]
+        failed, reached = first_failure(task, state, rest)
+        values.add(failed is None and reached)
+    return values.pop() if len(values) == 1 else None
 
 
 def _land(q: Question, item: dict, option: dict) -> bool | None:
@@ -94,7 +132,27 @@ def _land(q: Question, item: dict, option: dict) -> bool | None:
     atom = option["atom"]
     if prover.task.holds(prover.state, atom):
         return False  # a landmark question asks about facts false in the state
-    return prover.landmark(atom).value
+    value = prover.landmark(atom).value
+    if value is None:  # beyond the enumerated space: a greedy plan that never makes the atom true disproves it
+        plan = _witness_plan(q, prover.task)
+        if plan is not None:
+            value = prover.landmark(atom, plan).value
+    return value
+
+
+_PLANS: dict = {}
+
+
+def _witness_plan(q: Question, task) -> list[str] | None:
+    """One plan from the question's state (greedy best-first search, cached per question PDDL), None when none is
+    found within LAND_NODES expansions."""
+    key = (q.domain_pddl, q.problem_pddl)
+    if key not in _PLANS:
+        if len(_PLANS) > 32:
+            _PLANS.clear()
+        result = solve(task, "gbfs", timeout=None, max_nodes=LAND_NODES)
+        _PLANS[key] = [str(a) for a in result.plan] if result.solved else None
+    return _PLANS[key]
 
 
 _STATEMENTS = {"app": _app, "prog": _prog, "reach": _reach, "areach": _areach, "val": _val, "just": _just,
