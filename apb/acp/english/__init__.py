@@ -121,6 +121,7 @@ class Domain:
     counts: list[dict]
     grid: dict | None
     distinct: list[dict]
+    complement: list[dict]
     static: list[Template]
     state: list[Template]
     atoms: list[Template]
@@ -142,7 +143,8 @@ def domains() -> tuple[Domain, ...]:
         out.append(Domain(
             name=data["name"], detect=re.compile(data["detect"]), pddl=(HERE / data["pddl"]).read_text(),
             types={t: re.compile(p) for t, p in data["types"].items()}, counts=data.get("counts") or [],
-            grid=data.get("grid"), distinct=data.get("distinct") or [], static=_templates(data.get("static")),
+            grid=data.get("grid"), distinct=data.get("distinct") or [],
+            complement=data.get("complement") or [], static=_templates(data.get("static")),
             state=_templates(data.get("state")), atoms=_templates(data.get("atoms")),
             actions=_templates(data.get("actions")), state_start=data.get("state_start", "Currently,"),
             prefixes=data.get("prefixes") or [],
@@ -204,9 +206,10 @@ def read_context(context: str) -> Reading | None:
     objects = _objects(dom, text)
     init: list[str] = []
     for clause in _clauses(before):  # descriptive sentences; only the static ones carry facts
-        facts = read_one(dom.static, clause)
-        if facts:
-            init += facts
+        try:
+            init += _state_clause(dom, clause, dom.static)
+        except ContextError:
+            continue
     for clause in _clauses(state_text):
         init += _state_clause(dom, clause)
     init += _derived(dom, objects, text, init)
@@ -224,17 +227,17 @@ def read_context(context: str) -> Reading | None:
     return Reading(dom, objects, sorted(set(init)), goal)
 
 
-def _state_clause(dom: Domain, clause: str) -> list[str]:
+def _state_clause(dom: Domain, clause: str, templates: list[Template] | None = None) -> list[str]:
     """The facts of one state clause: read whole, else cut at its commas into clauses the templates read (every
     cut must give the same facts)."""
     for prefix in dom.prefixes:
-        if clause.lower().startswith(prefix.lower()):
-            clause = clause[len(prefix):].strip()
-    facts = read_one(dom.state, clause)
+        clause = re.sub("^" + prefix, "", clause, flags=re.IGNORECASE).strip()
+    templates = dom.state if templates is None else templates
+    facts = read_one(templates, clause)
     if facts is not None:
         return facts
-    pieces = re.split(r"(,\s+and\s+|,\s+)", clause)
-    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(dom.state, s))
+    pieces = re.split(r"(,\s+and\s+|,\s+|\s+and\s+)", clause)
+    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(templates, s))
     found = {tuple(sorted(f for part in way for f in part)) for way in ways}
     if len(found) != 1:
         raise ContextError(f"{dom.name}: cannot read the state sentence {clause!r}")
@@ -305,8 +308,8 @@ def _grid_cells(grid: dict, text: str) -> list[str]:
 
 def _derived(dom: Domain, objects: dict[str, str], text: str, init: list[str]) -> list[str]:
     """The facts the English leaves out, by the domain file's rules: `distinct` (a predicate over every pair of
-    distinct objects of a type), `grid.connect` (4-neighbours among the grid's cells), `grid.default`
-    (a fact for every cell no state fact names with `grid.unless`)."""
+    distinct objects of a type), `grid.connect` (4-neighbours among the grid's cells), `complement`
+    (a fact for every object of a type that no state fact names at the given argument positions)."""
     out = []
     for rule in dom.distinct:
         names = sorted(n for n, t in objects.items() if t == rule["type"])
@@ -323,7 +326,13 @@ def _derived(dom: Domain, objects: dict[str, str], text: str, init: list[str]) -
                 other = cells.get((i + di, j + dj))
                 if other:
                     out.append(f"({grid['connect']} {name} {other})")
-        if grid.get("default"):
-            named = {f.strip("()").split()[1] for f in init if f.strip("()").split()[0] == grid["unless"]}
-            out += [f"({grid['default']} {name})" for name in cells.values() if name not in named]
+    for rule in dom.complement:
+        named = set()
+        for fact in init:
+            name, *args = fact.strip("()").split()
+            for other, position in rule["unless"]:
+                if name == other and len(args) > position:
+                    named.add(args[position])
+        out += [f"({rule['predicate']} {n})" for n, t in sorted(objects.items())
+                if (rule.get("type") is None or t == rule["type"]) and n not in named]
     return out

@@ -16,7 +16,17 @@ from functools import cache
 
 import yaml
 
-from apb.acp.english import HERE, ContextError, Domain, normal_space, read_context, read_one, segmentations, split_atoms
+from apb.acp.english import (
+    HERE,
+    ContextError,
+    Domain,
+    domains,
+    normal_space,
+    read_context,
+    read_one,
+    segmentations,
+    split_atoms,
+)
 from apb.acp.records import Question
 
 
@@ -28,10 +38,15 @@ def wordings() -> dict:
 def read_action(dom: Domain, text: str) -> str:
     """The PDDL action an English phrase names (ContextError when no template, or templates that disagree, read
     it)."""
-    facts = read_one(dom.actions, normal_space(text).rstrip("."))
-    if not facts or len(facts) != 1:
-        raise ContextError(f"{dom.name}: cannot read the action {text[:100]!r}")
-    return facts[0]
+    text = normal_space(text).rstrip(".")
+    facts = read_one(dom.actions, text)
+    if facts and len(facts) == 1:
+        return facts[0]
+    for other in domains():  # an action of another domain (the release's distractors) is no action of this one
+        found = read_one(other.actions, text) if other is not dom else None
+        if found:
+            return f"(foreign-{other.name}-{found[0].strip('()')})"
+    raise ContextError(f"{dom.name}: cannot read the action {text[:100]!r}")
 
 
 def read_atoms(dom: Domain, text: str) -> list[str]:
@@ -42,10 +57,17 @@ def read_atoms(dom: Domain, text: str) -> list[str]:
 def read_plan(dom: Domain, text: str) -> list[str]:
     """A comma-separated sequence of English actions, in PDDL (one way to cut it, or ContextError)."""
     pieces = re.split(r"(,\s+)", normal_space(text))
-    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(dom.actions, s), limit=2)
+    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _action_or_none(dom, s), limit=2)
     if len(ways) != 1:
         raise ContextError(f"{dom.name}: {'cannot read' if not ways else 'ambiguous'} plan {text[:100]!r}")
     return [step[0] for step in ways[0]]
+
+
+def _action_or_none(dom: Domain, text: str) -> list[str] | None:
+    try:
+        return [read_action(dom, text)]
+    except ContextError:
+        return None
 
 
 def read_steps(dom: Domain, plan: list[str], text: str, size: int) -> list[list[int]]:
