@@ -11,8 +11,9 @@ the prover leaves undecided within the budget leaves the question unanswered (No
 Released bool/MCQ records carry only English: `apb.acp.english.questions.read_question` reads them into the same
 PDDL and items first (domains with a data file in `apb/acp/english/`). Their wordings add a few senses, which an
 item's `asks` names: a val bool question asking only whether the sequence applies (`applicable`), the areach MCQ
-asking for the action that CAN become applicable (`reachable`), val MCQ claims "not applicable"/"not valid" (both
-true of a sequence with an inapplicable step, so such a question has two true options and is left unanswered), and
+asking for the action that CAN become applicable (`reachable`), val MCQ claims "not valid" (a step is no action of
+the domain: another domain's action, an unknown object, an ill-typed argument) and "not applicable" (every step is
+an action, one does not apply in its state; this reading of the two claims agrees with every dev record), and
 just items naming an action that occurs several times (`steps_any`: answered when every occurrence agrees). An
 action that names an unknown object or has an ill-typed argument never applies.
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 from apb.acp.english import ContextError
 from apb.acp.english.questions import read_question
 from apb.acp.records import LABELS, Question
-from apb.acp.truth import QuestionPDDLError, first_failure, question_prover, question_task
+from apb.acp.truth import QuestionPDDLError, canonical_action, first_failure, question_prover, question_task
 from apb.engine import ApbError
 from apb.engine.errors import ActionError
 from apb.planners import solve
@@ -112,8 +113,9 @@ def _val(q: Question, item: dict, option: dict) -> bool:
     claim = option["claim"]
     if claim == "step":
         return failed == option["step"]
-    if claim in ("not_applicable", "not_valid"):
-        return failed is not None
+    if claim in ("not_applicable", "not_valid"):  # "not valid": some step is no action of the domain at all
+        invalid = any(canonical_action(task, step) is None for step in item["plan"])
+        return invalid if claim == "not_valid" else failed is not None and not invalid
     return failed is None and reached == (claim == "valid")
 
 
