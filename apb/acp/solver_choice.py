@@ -14,7 +14,8 @@ item's `asks` names: a val bool question asking only whether the sequence applie
 asking for the action that CAN become applicable (`reachable`), val MCQ claims "not valid" (a step is no action of
 the domain: another domain's action, an unknown object, an ill-typed argument) and "not applicable" (every step is
 an action, one does not apply in its state; this reading of the two claims agrees with every dev record), and
-just items naming an action that occurs several times (`steps_any`: answered when every occurrence agrees). An
+just items naming an action (or pair) that occurs several times (`steps_any`: it can be removed when removing one
+of its occurrences leaves a plan). An
 action that names an unknown object or has an ill-typed argument never applies.
 """
 
@@ -121,12 +122,12 @@ def _val(q: Question, item: dict, option: dict) -> bool:
 
 def _just(q: Question, item: dict, option: dict) -> bool | None:
     task, state = question_task(q)
-    values = set()
-    for steps in option.get("steps_any") or [option["steps"]]:
+    for steps in option.get("steps_any") or [option["steps"]]:  # an action named in English: any occurrence
         rest = [a for i, a in enumerate(item["plan"]) if i not in set(steps)]
         failed, reached = first_failure(task, state, rest)
-        values.add(failed is None and reached)
-    return values.pop() if len(values) == 1 else None
+        if failed is None and reached:
+            return True
+    return False
 
 
 def _land(q: Question, item: dict, option: dict) -> bool | None:

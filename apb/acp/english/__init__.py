@@ -3,7 +3,8 @@
 
 Released bool/MCQ records carry no PDDL, only English. Each supported domain has a data file here,
 `<domain>.yaml` (how its context is recognised, the object types by name, the sentences of its state, goal and
-static facts, and every English phrasing of its atoms and actions seen in the release), and `<domain>.pddl` (the
+static facts, every English phrasing of its atoms and actions seen in the release, and the release's distractor
+phrasings that name no action of the domain, e.g. a truck in Floortile), and `<domain>.pddl` (the
 domain file of the release's generative records, which carry the same English beside the PDDL). Templates are
 English with placeholders: `{x}` is one object name, `{xs*}` a list ("a", "a and b", "a, b, and c") that expands
 to one fact per name; `{x#}` in a fact is the number at the end of x's name (robot1 -> 1).
@@ -126,6 +127,7 @@ class Domain:
     state: list[Template]
     atoms: list[Template]
     actions: list[Template]
+    non_actions: list[Template]
     state_start: str
     prefixes: list[str]
     goal_start: str
@@ -146,7 +148,9 @@ def domains() -> tuple[Domain, ...]:
             grid=data.get("grid"), distinct=data.get("distinct") or [],
             complement=data.get("complement") or [], static=_templates(data.get("static")),
             state=_templates(data.get("state")), atoms=_templates(data.get("atoms")),
-            actions=_templates(data.get("actions")), state_start=data.get("state_start", "Currently,"),
+            actions=_templates(data.get("actions")),
+            non_actions=[Template(text, ["(not-an-action)"]) for text in data.get("non_actions") or []],
+            state_start=data.get("state_start", "Currently,"),
             prefixes=data.get("prefixes") or [],
             goal_start=data.get("goal_start", "The goal is to reach a state where the following facts hold:"),
             typed=data.get("typed", True)))

@@ -5,7 +5,7 @@ the `item` and `options` the question and choices name, in apb's own item shapes
 The question wordings are `questions.yaml`; actions and atoms are read with the domain's templates
 (`apb.acp.english`). The record's answer is never read. Where the English is ambiguous, every reading is kept:
 a just question naming an action that occurs several times in the plan carries each occurrence (`steps_any`),
-and the solver answers only when they all agree.
+and the solver reads "can the action be removed" as "can one of its occurrences be removed".
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ def read_action(dom: Domain, text: str) -> str:
     facts = read_one(dom.actions, text)
     if facts and len(facts) == 1:
         return facts[0]
+    if read_one(dom.non_actions, text):
+        return f"(not-an-action-of-{dom.name})"
     for other in domains():  # an action of another domain (the release's distractors) is no action of this one
         found = read_one(other.actions, text) if other is not dom else None
         if found:
