@@ -21,13 +21,18 @@ action that names an unknown object or has an ill-typed argument never applies.
 
 from __future__ import annotations
 
+import heapq
+
 from apb.acp.english import ContextError
 from apb.acp.english.questions import read_question
+from apb.acp.proofs import fact_key
 from apb.acp.records import LABELS, Question
 from apb.acp.truth import QuestionPDDLError, canonical_action, first_failure, question_prover, question_task
 from apb.engine import ApbError
 from apb.engine.errors import ActionError
 from apb.planners import solve
+from apb.planners.heuristics import INF, make_heuristic
+from apb.planners.space import Successors, goal_test
 
 LAND_NODES = 200_000  # expansions of the greedy search whose plan disproves landmarks beyond the enumerated space
 
@@ -136,11 +141,49 @@ def _land(q: Question, item: dict, option: dict) -> bool | None:
     if prover.task.holds(prover.state, atom):
         return False  # a landmark question asks about facts false in the state
     value = prover.landmark(atom).value
-    if value is None:  # beyond the enumerated space: a greedy plan that never makes the atom true disproves it
+    if value is None:  # beyond the enumerated space: a plan that never makes the atom true disproves it
         plan = _witness_plan(q, prover.task)
         if plan is not None:
             value = prover.landmark(atom, plan).value
+    if value is None and fact_key(prover.task, atom) is None:  # outside the grounded facts: it never holds, so
+        plan = _witness_plan(q, prover.task)  # any plan avoids it (a plan that reaches the goal, replayed)
+        if plan is not None and first_failure(prover.task, prover.state, plan) == (None, True):
+            value = False
+    if value is None:
+        plan = _avoiding_plan(prover.task, atom)
+        if plan is not None:
+            value = prover.landmark(atom, plan).value  # the prover replays the plan before it says no
     return value
+
+
+def _avoiding_plan(task, atom: str, max_nodes: int = LAND_NODES) -> list[str] | None:
+    """A plan from the initial state on which `atom` never holds: greedy best-first search (h_FF) that prunes every
+    state where it holds; None when none is found within max_nodes expansions."""
+    fid = fact_key(task, atom)
+    start = task.initial_state.bits
+    if fid is None or start >> fid & 1:
+        return None
+    successors, h, is_goal = Successors(task), make_heuristic("ff", task), goal_test(task)
+    parent: dict[int, tuple[int, int] | None] = {start: None}
+    heap, seq, expanded = [(h(start), 0, start)], 1, 0
+    while heap and expanded < max_nodes:
+        _, _, bits = heapq.heappop(heap)
+        expanded += 1
+        for index, succ in successors(bits):
+            if succ in parent or succ >> fid & 1:
+                continue
+            parent[succ] = (bits, index)
+            if is_goal(succ):
+                plan = []
+                while parent[succ] is not None:
+                    succ, index = parent[succ]
+                    plan.append(str(task.actions[index]))
+                return plan[::-1]
+            value = h(succ)
+            if value != INF:
+                heapq.heappush(heap, (value, seq, succ))
+                seq += 1
+    return None
 
 
 _PLANS: dict = {}

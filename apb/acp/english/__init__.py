@@ -128,6 +128,8 @@ class Domain:
     atoms: list[Template]
     actions: list[Template]
     non_actions: list[Template]
+    item_lists: list[dict]
+    always: list[str]
     state_start: str
     prefixes: list[str]
     goal_start: str
@@ -150,6 +152,9 @@ def domains() -> tuple[Domain, ...]:
             state=_templates(data.get("state")), atoms=_templates(data.get("atoms")),
             actions=_templates(data.get("actions")),
             non_actions=[Template(text, ["(not-an-action)"]) for text in data.get("non_actions") or []],
+            item_lists=[{"head": Template(r["head"], []), "item": Template(r["item"], []), "facts": r["facts"]}
+                        for r in data.get("item_lists") or []],
+            always=list(data.get("always") or []),
             state_start=data.get("state_start", "Currently,"),
             prefixes=data.get("prefixes") or [],
             goal_start=data.get("goal_start", "The goal is to reach a state where the following facts hold:"),
@@ -237,6 +242,9 @@ def _state_clause(dom: Domain, clause: str, templates: list[Template] | None = N
     for prefix in dom.prefixes:
         clause = re.sub("^" + prefix, "", clause, flags=re.IGNORECASE).strip()
     templates = dom.state if templates is None else templates
+    listed = _item_list(dom, clause)
+    if listed is not None:
+        return listed
     facts = read_one(templates, clause)
     if facts is not None:
         return facts
@@ -246,6 +254,25 @@ def _state_clause(dom: Domain, clause: str, templates: list[Template] | None = N
     if len(found) != 1:
         raise ContextError(f"{dom.name}: cannot read the state sentence {clause!r}")
     return list(next(iter(found)))
+
+
+def _item_list(dom: Domain, clause: str) -> list[str] | None:
+    """A clause made of a head and a list of items ("Rover rover0 can traverse from w1 to w2, w2 to w1"): the
+    domain's `item_lists` rules, each item read with the rule's item template."""
+    for rule in dom.item_lists:
+        head = re.match(rule["head"].pattern.pattern + r"\s*(?P<rest_>.+)$", clause, re.IGNORECASE)
+        if head is None:
+            continue
+        values = {k: v for k, v in head.groupdict().items() if k != "rest_"}
+        out = []
+        for item in split_list(head.group("rest_")):
+            m = rule["item"].pattern.fullmatch(item.strip())
+            if m is None:
+                return None
+            both = {**values, **m.groupdict()}
+            out += [_FACT_HOLE.sub(lambda h, b=both: _fill(b[h.group(1)], h.group(2)), f) for f in rule["facts"]]
+        return out
+    return None
 
 
 def split_atoms(dom: Domain, text: str) -> list[list[str]]:
@@ -313,8 +340,9 @@ def _grid_cells(grid: dict, text: str) -> list[str]:
 def _derived(dom: Domain, objects: dict[str, str], text: str, init: list[str]) -> list[str]:
     """The facts the English leaves out, by the domain file's rules: `distinct` (a predicate over every pair of
     distinct objects of a type), `grid.connect` (4-neighbours among the grid's cells), `complement`
-    (a fact for every object of a type that no state fact names at the given argument positions)."""
-    out = []
+    (a fact for every object of a type that no state fact names at the given argument positions), `always` (facts
+    that hold in every state of the release's problems)."""
+    out = list(dom.always)
     for rule in dom.distinct:
         names = sorted(n for n, t in objects.items() if t == rule["type"])
         out += [f"({rule['predicate']} {a} {b})" for a in names for b in names if a != b]
