@@ -23,11 +23,14 @@ if not REFERENCE.is_dir():
     REFERENCE = Path("/work/shared/reference/acpbench")
 DATASET = REFERENCE / "dataset"
 needs_reference = pytest.mark.skipif(not DATASET.is_dir(), reason="ACPBench's dev split is not in ../shared")
-SUPPORTED = {"ferry", "blocksworld", "grippers", "visitall", "grid"}
+SUPPORTED = {"ferry", "blocksworld", "grippers", "visitall", "grid", "logistics", "floortile", "rovers"}
 CHOICE_TASKS = ("app", "prog", "reach", "areach", "val", "just", "land")
-# The solver's figures on the 350 bool/MCQ dev records of the supported domains (printed by
-# `python benchmarks/acp_solver.py --formats bool,mcq`): answered, and accepted by the official scorer.
-ANSWERED, ACCEPTED = 335, 335
+# The solver's figures on the 560 released bool/MCQ dev records (printed by
+# `python benchmarks/acp_solver.py --formats bool,mcq`): per task, the records left unanswered (by id), and every
+# other one is answered and accepted by the official scorer (557 of 560). Unanswered: two Rovers val plans with a
+# step no template reads ("drill a sample at waypoint ... using store ...", "pick up objective ... using instrument
+# ..."), and one Floortile just MCQ where two options name an action one of whose occurrences can be removed.
+UNANSWERED = {"val": {-984274045885924275, -5317403678945143559}, "just": {6627093291695246124}}
 
 
 def _facts(text: str) -> set[str]:
@@ -94,22 +97,22 @@ def test_reader_never_reads_the_answer():
 
 @pytest.mark.slow
 @needs_reference
-def test_solver_on_released_bool_and_mcq_records():
-    """Every answer the solver gives (the gold blanked before it runs) is accepted by the official scorer; the
-    figures are the README's."""
-    counts = Counter()
-    for task in CHOICE_TASKS:
-        for fmt in ("bool", "mcq"):
-            for q in import_file(DATASET / task / f"dev.{fmt}.json"):
-                if domain_of(q.context) is None:
-                    continue
-                gold, q.answer = q.answer, None
-                found = solve_question(q)
-                q.answer = gold
-                if found is None:
-                    continue
-                counts["answered"] += 1
-                outcome = judge(q, found[1])
-                counts[outcome.kind] += 1
-                assert outcome.kind == "accepted", (task, fmt, q.id, found, outcome.reason)
-    assert counts["answered"] == ANSWERED and counts["accepted"] == ACCEPTED
+@pytest.mark.parametrize("task", CHOICE_TASKS)
+def test_solver_on_released_bool_and_mcq_records(task):
+    """Every released bool/MCQ record is answered from its English (the gold blanked before the solver runs) except
+    the listed ones, and the official scorer accepts every answer: no record needs a gold-wrong proof."""
+    unanswered, accepted = set(), 0
+    for fmt in ("bool", "mcq"):
+        for q in import_file(DATASET / task / f"dev.{fmt}.json"):
+            assert domain_of(q.context) is not None
+            gold, q.answer = q.answer, None
+            found = solve_question(q)
+            q.answer = gold
+            if found is None:
+                unanswered.add(q.id)
+                continue
+            outcome = judge(q, found[1])
+            assert outcome.kind == "accepted", (task, fmt, q.id, found, outcome.reason)
+            accepted += 1
+    assert unanswered == UNANSWERED.get(task, set())
+    assert accepted == 80 - len(unanswered)
