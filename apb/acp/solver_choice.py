@@ -15,8 +15,9 @@ asking for the action that CAN become applicable (`reachable`), val MCQ claims "
 the domain: another domain's action, an unknown object, an ill-typed argument) and "not applicable" (every step is
 an action, one does not apply in its state; this reading of the two claims agrees with every dev record), and
 just items naming an action (or pair) that occurs several times (`steps_any`: it can be removed when removing one
-of its occurrences leaves a plan). An
-action that names an unknown object or has an ill-typed argument never applies.
+of its occurrences leaves a plan). An action that names an unknown object or has an ill-typed argument never applies.
+Landmarks beyond the prover's enumerated space are disproved by a plan on which the atom never holds (a greedy plan,
+else a greedy search that prunes the states where it holds); the prover replays the plan before it answers no.
 """
 
 from __future__ import annotations
