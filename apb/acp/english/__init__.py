@@ -176,14 +176,11 @@ class Reading:
     init: list[str]
     goal: list[str]
 
-    def problem_pddl(self, extra_objects=()) -> str:
-        objects = dict(self.objects)
-        for name in extra_objects:
-            kind = self.domain.type_of(name)
-            if kind is not None:
-                objects.setdefault(name, kind)
+    def problem_pddl(self) -> str:
+        """The problem: the context's objects (a name only a question mentions is no object: its atoms never hold
+        and its actions never apply), its state as :init and its goal."""
         by_type: dict[str, list[str]] = {}
-        for name, kind in sorted(objects.items()):
+        for name, kind in sorted(self.objects.items()):
             by_type.setdefault(kind, []).append(name)
         decl = " ".join(" ".join(names) + (f" - {kind}" if self.domain.typed else "")
                         for kind, names in sorted(by_type.items()))
