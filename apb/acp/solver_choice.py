@@ -15,7 +15,8 @@ asking for the action that CAN become applicable (`reachable`), val MCQ claims "
 the domain: another domain's action, an unknown object, an ill-typed argument) and "not applicable" (every step is
 an action, one does not apply in its state; this reading of the two claims agrees with every dev record), and
 just items naming an action (or pair) that occurs several times (`steps_any`: it can be removed when removing one
-of its occurrences leaves a plan). An action that names an unknown object or has an ill-typed argument never applies.
+of its occurrences leaves a plan), and val plans with a step the English leaves ambiguous (`plans_any`: answered
+when every reading agrees). An action that names an unknown object or has an ill-typed argument never applies.
 Landmarks beyond the prover's enumerated space are disproved by a plan on which the atom never holds (a greedy plan,
 else a greedy search that prunes the states where it holds); the prover replays the plan before it answers no.
 """
@@ -112,16 +113,21 @@ def _areach(q: Question, item: dict, option: dict) -> bool | None:
     return not value  # apb's MCQ asks which action can never become applicable
 
 
-def _val(q: Question, item: dict, option: dict) -> bool:
+def _val(q: Question, item: dict, option: dict) -> bool | None:
+    values = {_val_one(q, item, plan, option) for plan in item.get("plans_any") or [item["plan"]]}
+    return values.pop() if len(values) == 1 else None  # every reading of an ambiguous step must agree
+
+
+def _val_one(q: Question, item: dict, plan: list[str], option: dict) -> bool:
     task, state = question_task(q)
-    failed, reached = first_failure(task, state, list(item["plan"]))
+    failed, reached = first_failure(task, state, list(plan))
     if q.format == "bool":
         return failed is None and (reached or item.get("asks") == "applicable")
     claim = option["claim"]
     if claim == "step":
         return failed == option["step"]
     if claim in ("not_applicable", "not_valid"):  # "not valid": some step is no action of the domain at all
-        invalid = any(canonical_action(task, step) is None for step in item["plan"])
+        invalid = any(canonical_action(task, step) is None for step in plan)
         return invalid if claim == "not_valid" else failed is not None and not invalid
     return failed is None and reached == (claim == "valid")
 

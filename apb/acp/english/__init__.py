@@ -129,6 +129,7 @@ class Domain:
     actions: list[Template]
     non_actions: list[Template]
     item_lists: list[dict]
+    ambiguous: list[Template]
     always: list[str]
     state_start: str
     prefixes: list[str]
@@ -155,6 +156,7 @@ def domains() -> tuple[Domain, ...]:
             item_lists=[{"head": Template(r["head"], []), "item": Template(r["item"], []), "facts": r["facts"]}
                         for r in data.get("item_lists") or []],
             always=list(data.get("always") or []),
+            ambiguous=_templates(data.get("ambiguous")),
             state_start=data.get("state_start", "Currently,"),
             prefixes=data.get("prefixes") or [],
             goal_start=data.get("goal_start", "The goal is to reach a state where the following facts hold:"),

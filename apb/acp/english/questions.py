@@ -5,11 +5,14 @@ the `item` and `options` the question and choices name, in apb's own item shapes
 The question wordings are `questions.yaml`; actions and atoms are read with the domain's templates
 (`apb.acp.english`). The record's answer is never read. Where the English is ambiguous, every reading is kept:
 a just question naming an action that occurs several times in the plan carries each occurrence (`steps_any`),
-and the solver reads "can the action be removed" as "can one of its occurrences be removed".
+and the solver reads "can the action be removed" as "can one of its occurrences be removed"; a val plan with a step
+that the domain file lists as ambiguous carries every reading (`plans_any`), and the solver answers only when every
+reading gives the same answer.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 from functools import cache
@@ -28,6 +31,8 @@ from apb.acp.english import (
     split_atoms,
 )
 from apb.acp.records import Question
+
+MAX_READINGS = 16  # readings of a plan with ambiguous steps that a question is decided over
 
 
 @cache
@@ -56,20 +61,26 @@ def read_atoms(dom: Domain, text: str) -> list[str]:
     return [f for part in split_atoms(dom, normal_space(text).rstrip(".")) for f in part]
 
 
-def read_plan(dom: Domain, text: str) -> list[str]:
-    """A comma-separated sequence of English actions, in PDDL (one way to cut it, or ContextError)."""
+def read_plan(dom: Domain, text: str) -> list[list[str]]:
+    """A comma-separated sequence of English actions, in PDDL: every reading of it (one unless a step has an
+    `ambiguous` phrasing of the domain file, then one per combination; ContextError when it cannot be read)."""
     pieces = re.split(r"(,\s+)", normal_space(text))
-    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _action_or_none(dom, s), limit=2)
+    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _step_or_none(dom, s), limit=2)
     if len(ways) != 1:
         raise ContextError(f"{dom.name}: {'cannot read' if not ways else 'ambiguous'} plan {text[:100]!r}")
-    return [step[0] for step in ways[0]]
+    plans = [list(p) for p in itertools.product(*ways[0])]
+    if len(plans) > MAX_READINGS:
+        raise ContextError(f"{dom.name}: more than {MAX_READINGS} readings of the plan {text[:100]!r}")
+    return plans
 
 
-def _action_or_none(dom: Domain, text: str) -> list[str] | None:
+def _step_or_none(dom: Domain, text: str) -> list[str] | None:
+    """The readings of one plan step: its action, else the alternatives an `ambiguous` phrasing allows."""
     try:
         return [read_action(dom, text)]
     except ContextError:
-        return None
+        found = {tuple(r) for t in dom.ambiguous if (r := t.read(normal_space(text).rstrip("."))) is not None}
+        return list(next(iter(found))) if len(found) == 1 else None
 
 
 def read_steps(dom: Domain, plan: list[str], text: str, size: int) -> list[list[int]]:
@@ -114,7 +125,12 @@ def read_question(q: Question) -> Question | None:
     if groups.get("action"):
         item["action"] = read_action(dom, groups["action"])
     if groups.get("plan"):
-        item["plan"] = read_plan(dom, groups["plan"])
+        plans = read_plan(dom, groups["plan"])
+        item["plan"] = plans[0]
+        if len(plans) > 1:
+            if q.task != "val":
+                raise ContextError(f"{q.task}: a plan with an ambiguous step {groups['plan'][:100]!r}")
+            item["plans_any"] = plans
     if form.get("asks"):
         item["asks"] = form["asks"]
     if groups.get("atoms"):
