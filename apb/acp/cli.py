@@ -140,8 +140,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
             answer, text = found
             handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
     note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
-    note += (f"; {skipped} bool/MCQ question(s) not answered (the solver needs their items in PDDL, which released "
-             "records do not carry)") if skipped else ""
+    note += (f"; {skipped} bool/MCQ question(s) not answered (English the reader of apb.acp.english cannot read, "
+             "or a statement undecided within the budget)") if skipped else ""
     out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
     return 1 if missing else 0
 

@@ -11,8 +11,8 @@ step (-1 when none); just, the question's plan (as written) without the first re
 proved landmark false in the state and not a goal (one that backchaining from the goal finds first, as landmark
 generators do), else "None"; nexta, an action that starts an optimal plan (h* of every successor, else the first
 action of one optimal A* plan).
-Bool and MCQ questions with PDDL items (apb's own) are answered by `apb.acp.solver_choice`; the released ones carry no
-PDDL (only their English context) and are not answered.
+Bool and MCQ questions are answered by `apb.acp.solver_choice`: apb's own carry PDDL items; the released ones carry
+only English, which `apb.acp.english` reads back into PDDL first (the eight released domains).
 """
 
 from __future__ import annotations

@@ -8,21 +8,46 @@ has exactly one true option (app: applicable; prog: holds after the action; reac
 apply; val: the claim about the sequence; just: removable; land: a landmark); the answer is its letter. A statement
 the prover leaves undecided within the budget leaves the question unanswered (None).
 
-Released bool/MCQ records carry neither PDDL nor PDDL items (only English), so they are not answered here.
+Released bool/MCQ records carry only English: `apb.acp.english.questions.read_question` reads them into the same
+PDDL and items first (domains with a data file in `apb/acp/english/`). Their wordings add a few senses, which an
+item's `asks` names: a val bool question asking only whether the sequence applies (`applicable`), the areach MCQ
+asking for the action that CAN become applicable (`reachable`), val MCQ claims "not valid" (a step is no action of
+the domain: another domain's action, an unknown object, an ill-typed argument) and "not applicable" (every step is
+an action, one does not apply in its state; this reading of the two claims agrees with every dev record), and
+just items naming an action (or pair) that occurs several times (`steps_any`: it can be removed when removing one
+of its occurrences leaves a plan), and val plans with a step the English leaves ambiguous (`plans_any`: answered
+when every reading agrees). An action that names an unknown object or has an ill-typed argument never applies.
+Landmarks beyond the prover's enumerated space are disproved by a plan on which the atom never holds (a greedy plan,
+else a greedy search that prunes the states where it holds); the prover replays the plan before it answers no.
 """
 
 from __future__ import annotations
 
+import heapq
+
+from apb.acp.english import ContextError
+from apb.acp.english.questions import read_question
+from apb.acp.proofs import fact_key
 from apb.acp.records import LABELS, Question
-from apb.acp.truth import QuestionPDDLError, first_failure, question_prover, question_task
+from apb.acp.truth import QuestionPDDLError, canonical_action, first_failure, question_prover, question_task
 from apb.engine import ApbError
+from apb.engine.errors import ActionError
+from apb.planners import solve
+from apb.planners.heuristics import INF, make_heuristic
+from apb.planners.space import Successors, goal_test
+
+LAND_NODES = 200_000  # expansions of the greedy search whose plan disproves landmarks beyond the enumerated space
 
 
 def solve_choice(q: Question) -> tuple[str, str] | None:
     """(answer, text) for a bool or MCQ question with PDDL items, None when it has none or a statement is
     undecided. The text is what the declared lm-eval filters read: "The answer is yes." / "The answer is B."."""
-    if q.format not in ("bool", "mcq") or not q.domain_pddl or not q.problem_pddl:
+    if q.format not in ("bool", "mcq"):
         return None
+    if not q.domain_pddl or not q.problem_pddl:
+        q = _read_english(q)
+        if q is None:
+            return None
     try:
         if q.format == "bool":
             if not q.item:
@@ -43,9 +68,26 @@ def solve_choice(q: Question) -> tuple[str, str] | None:
     return answer, f"The answer is {answer}."
 
 
+def _read_english(q: Question) -> Question | None:
+    """A released record read from its English (None when its domain has no data file or a phrase is not read)."""
+    try:
+        return read_question(q)
+    except ContextError:
+        return None
+
+
+def _parse(task, text: str):
+    """The ground action, None when it names an unknown object or an ill-typed argument (it never applies)."""
+    try:
+        return task.parse_action(text)
+    except ActionError:
+        return None
+
+
 def _app(q: Question, item: dict, option: dict) -> bool:
     task, state = question_task(q)
-    return not task.explain(state, task.parse_action(option["action"]))
+    action = _parse(task, option["action"])
+    return action is not None and not task.explain(state, action)
 
 
 def _prog(q: Question, item: dict, option: dict) -> bool:
@@ -64,29 +106,40 @@ def _reach(q: Question, item: dict, option: dict) -> bool | None:
 
 def _areach(q: Question, item: dict, option: dict) -> bool | None:
     prover = question_prover(q)
-    value = prover.action(prover.task.parse_action(option["action"])).value
-    if value is None or q.format == "bool":
+    action = _parse(prover.task, option["action"])
+    value = False if action is None else prover.action(action).value
+    if value is None or q.format == "bool" or item.get("asks") == "reachable":
         return value
-    return not value  # the MCQ asks which action can never become applicable
+    return not value  # apb's MCQ asks which action can never become applicable
 
 
-def _val(q: Question, item: dict, option: dict) -> bool:
+def _val(q: Question, item: dict, option: dict) -> bool | None:
+    values = {_val_one(q, item, plan, option) for plan in item.get("plans_any") or [item["plan"]]}
+    return values.pop() if len(values) == 1 else None  # every reading of an ambiguous step must agree
+
+
+def _val_one(q: Question, item: dict, plan: list[str], option: dict) -> bool:
     task, state = question_task(q)
-    failed, reached = first_failure(task, state, list(item["plan"]))
+    failed, reached = first_failure(task, state, list(plan))
     if q.format == "bool":
-        return failed is None and reached
+        return failed is None and (reached or item.get("asks") == "applicable")
     claim = option["claim"]
     if claim == "step":
         return failed == option["step"]
+    if claim in ("not_applicable", "not_valid"):  # "not valid": some step is no action of the domain at all
+        invalid = any(canonical_action(task, step) is None for step in plan)
+        return invalid if claim == "not_valid" else failed is not None and not invalid
     return failed is None and reached == (claim == "valid")
 
 
-def _just(q: Question, item: dict, option: dict) -> bool:
+def _just(q: Question, item: dict, option: dict) -> bool | None:
     task, state = question_task(q)
-    steps = set(option["steps"])
-    rest = [a for i, a in enumerate(item["plan"]) if i not in steps]
-    failed, reached = first_failure(task, state, rest)
-    return failed is None and reached
+    for steps in option.get("steps_any") or [option["steps"]]:  # an action named in English: any occurrence
+        rest = [a for i, a in enumerate(item["plan"]) if i not in set(steps)]
+        failed, reached = first_failure(task, state, rest)
+        if failed is None and reached:
+            return True
+    return False
 
 
 def _land(q: Question, item: dict, option: dict) -> bool | None:
@@ -94,7 +147,65 @@ def _land(q: Question, item: dict, option: dict) -> bool | None:
     atom = option["atom"]
     if prover.task.holds(prover.state, atom):
         return False  # a landmark question asks about facts false in the state
-    return prover.landmark(atom).value
+    value = prover.landmark(atom).value
+    if value is None:  # beyond the enumerated space: a plan that never makes the atom true disproves it
+        plan = _witness_plan(q, prover.task)
+        if plan is not None:
+            value = prover.landmark(atom, plan).value
+    if value is None and fact_key(prover.task, atom) is None:  # outside the grounded facts: it never holds, so
+        plan = _witness_plan(q, prover.task)  # any plan avoids it (a plan that reaches the goal, replayed)
+        if plan is not None and first_failure(prover.task, prover.state, plan) == (None, True):
+            value = False
+    if value is None:
+        plan = _avoiding_plan(prover.task, atom)
+        if plan is not None:
+            value = prover.landmark(atom, plan).value  # the prover replays the plan before it says no
+    return value
+
+
+def _avoiding_plan(task, atom: str, max_nodes: int = LAND_NODES) -> list[str] | None:
+    """A plan from the initial state on which `atom` never holds: greedy best-first search (h_FF) that prunes every
+    state where it holds; None when none is found within max_nodes expansions."""
+    fid = fact_key(task, atom)
+    start = task.initial_state.bits
+    if fid is None or start >> fid & 1:
+        return None
+    successors, h, is_goal = Successors(task), make_heuristic("ff", task), goal_test(task)
+    parent: dict[int, tuple[int, int] | None] = {start: None}
+    heap, seq, expanded = [(h(start), 0, start)], 1, 0
+    while heap and expanded < max_nodes:
+        _, _, bits = heapq.heappop(heap)
+        expanded += 1
+        for index, succ in successors(bits):
+            if succ in parent or succ >> fid & 1:
+                continue
+            parent[succ] = (bits, index)
+            if is_goal(succ):
+                plan = []
+                while parent[succ] is not None:
+                    succ, index = parent[succ]
+                    plan.append(str(task.actions[index]))
+                return plan[::-1]
+            value = h(succ)
+            if value != INF:
+                heapq.heappush(heap, (value, seq, succ))
+                seq += 1
+    return None
+
+
+_PLANS: dict = {}
+
+
+def _witness_plan(q: Question, task) -> list[str] | None:
+    """One plan from the question's state (greedy best-first search, cached per question PDDL), None when none is
+    found within LAND_NODES expansions."""
+    key = (q.domain_pddl, q.problem_pddl)
+    if key not in _PLANS:
+        if len(_PLANS) > 32:
+            _PLANS.clear()
+        result = solve(task, "gbfs", timeout=None, max_nodes=LAND_NODES)
+        _PLANS[key] = [str(a) for a in result.plan] if result.solved else None
+    return _PLANS[key]
 
 
 _STATEMENTS = {"app": _app, "prog": _prog, "reach": _reach, "areach": _areach, "val": _val, "just": _just,

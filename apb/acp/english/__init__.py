@@ -1,0 +1,369 @@
+"""Reads the English of ACPBench's released records back into PDDL: the domain, objects, state and goal a record's
+`context` describes, and the actions and atoms its question and choices name.
+
+Released bool/MCQ records carry no PDDL, only English. Each supported domain has a data file here,
+`<domain>.yaml` (how its context is recognised, the object types by name, the sentences of its state, goal and
+static facts, every English phrasing of its atoms and actions seen in the release, and the release's distractor
+phrasings that name no action of the domain, e.g. a truck in Floortile), and `<domain>.pddl` (the
+domain file of the release's generative records, which carry the same English beside the PDDL). Templates are
+English with placeholders: `{x}` is one object name, `{xs*}` a list ("a", "a and b", "a, b, and c") that expands
+to one fact per name; `{x#}` in a fact is the number at the end of x's name (robot1 -> 1).
+
+`read_context(text)` returns the `Reading` (domain, objects, init, goal, problem PDDL) or None when the domain is
+not supported; `ContextError` names the first sentence it cannot read. The reader never looks at a record's answer.
+What the English leaves out is filled by documented rules of each domain file (e.g. Ferry's `not-eq` facts between
+distinct locations, Grid's and Visitall's 4-neighbour connections); `tests/test_acp_english.py` checks every rule
+against the release's generative records, whose PDDL is known.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from apb.engine import ApbError
+
+HERE = Path(__file__).parent
+NAME = r"[A-Za-z0-9_][\w\-]*"
+LIST = rf"{NAME}(?:(?:,\s+and\s+|,\s+|\s+and\s+){NAME})*"
+_SPLIT = re.compile(r",\s+and\s+|,\s+|\s+and\s+")
+_HOLE = re.compile(r"\{(\w+)(\*?)\}")
+_FACT_HOLE = re.compile(r"\{(\w+)(#?)\}")
+
+
+class ContextError(ApbError):
+    """A record's English that the reader cannot turn into PDDL (the message names the sentence)."""
+
+
+def split_list(text: str) -> list[str]:
+    """'a, b, and c' -> [a, b, c]."""
+    return [part for part in _SPLIT.split(text.strip()) if part]
+
+
+def normal_space(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@dataclass
+class Template:
+    """An English template and the PDDL facts (or action) it stands for."""
+
+    english: str
+    facts: list[str]
+    pattern: re.Pattern = field(init=False, repr=False)
+
+    def __post_init__(self):
+        out, pos, seen = [], 0, set()
+        for m in _HOLE.finditer(self.english):
+            out.append(re.escape(self.english[pos:m.start()]).replace(r"\ ", r"\s+"))
+            name, star = m.groups()
+            if name in seen:
+                out.append(f"(?P={name})")
+            else:
+                out.append(f"(?P<{name}>{LIST if star else NAME})")
+                seen.add(name)
+            pos = m.end()
+        out.append(re.escape(self.english[pos:]).replace(r"\ ", r"\s+"))
+        self.pattern = re.compile("".join(out), re.IGNORECASE)
+
+    def read(self, text: str) -> list[str] | None:
+        """The facts this template reads from `text` (a full match), else None."""
+        m = self.pattern.fullmatch(text.strip())
+        if m is None:
+            return None
+        values = {k: (split_list(v) if k in self._lists else [v]) for k, v in m.groupdict().items()}
+        out = []
+        for fact in self.facts:
+            names = sorted({n for n, _ in _FACT_HOLE.findall(fact)})
+            for combo in itertools.product(*(values[n] for n in names)):
+                chosen = dict(zip(names, combo))
+                out.append(_FACT_HOLE.sub(lambda h, c=chosen: _fill(c[h.group(1)], h.group(2)), fact))
+        return out
+
+    @property
+    def _lists(self) -> set[str]:
+        return {name for name, star in _HOLE.findall(self.english) if star}
+
+
+def _fill(value: str, hash_: str) -> str:
+    if not hash_:
+        return value.lower()
+    m = re.search(r"(\d+)$", value)
+    return m.group(1) if m else value.lower()
+
+
+def _templates(rows) -> list[Template]:
+    out = []
+    for row in rows or []:
+        english, facts = row[0], row[1]
+        out.append(Template(english, [facts] if isinstance(facts, str) else list(facts)))
+    return out
+
+
+def read_one(templates: list[Template], text: str) -> list[str] | None:
+    """The facts of the templates that read `text`, when they all agree (None when none or several disagree)."""
+    found = {tuple(r) for t in templates if (r := t.read(text)) is not None}
+    return list(next(iter(found))) if len(found) == 1 else None
+
+
+@dataclass
+class Domain:
+    """One domain's data file, compiled."""
+
+    name: str
+    detect: re.Pattern
+    pddl: str
+    types: dict[str, re.Pattern]
+    counts: list[dict]
+    grid: dict | None
+    distinct: list[dict]
+    complement: list[dict]
+    static: list[Template]
+    state: list[Template]
+    atoms: list[Template]
+    actions: list[Template]
+    non_actions: list[Template]
+    item_lists: list[dict]
+    ambiguous: list[Template]
+    always: list[str]
+    state_start: str
+    prefixes: list[str]
+    goal_start: str
+    typed: bool
+
+    def type_of(self, name: str) -> str | None:
+        return next((t for t, p in self.types.items() if p.fullmatch(name)), None)
+
+
+@cache
+def domains() -> tuple[Domain, ...]:
+    out = []
+    for path in sorted(p for p in HERE.glob("*.yaml") if p.name != "questions.yaml"):
+        data = yaml.safe_load(path.read_text())
+        out.append(Domain(
+            name=data["name"], detect=re.compile(data["detect"]), pddl=(HERE / data["pddl"]).read_text(),
+            types={t: re.compile(p) for t, p in data["types"].items()}, counts=data.get("counts") or [],
+            grid=data.get("grid"), distinct=data.get("distinct") or [],
+            complement=data.get("complement") or [], static=_templates(data.get("static")),
+            state=_templates(data.get("state")), atoms=_templates(data.get("atoms")),
+            actions=_templates(data.get("actions")),
+            non_actions=[Template(text, ["(not-an-action)"]) for text in data.get("non_actions") or []],
+            item_lists=[{"head": Template(r["head"], []), "item": Template(r["item"], []), "facts": r["facts"]}
+                        for r in data.get("item_lists") or []],
+            always=list(data.get("always") or []),
+            ambiguous=_templates(data.get("ambiguous")),
+            state_start=data.get("state_start", "Currently,"),
+            prefixes=data.get("prefixes") or [],
+            goal_start=data.get("goal_start", "The goal is to reach a state where the following facts hold:"),
+            typed=data.get("typed", True)))
+    return tuple(out)
+
+
+def domain_of(context: str) -> Domain | None:
+    """The supported domain whose description opens the context, None when none does."""
+    return next((d for d in domains() if d.detect.search(context)), None)
+
+
+@dataclass
+class Reading:
+    """What a context says: the domain, objects by type, the state (with the static facts) and the goal."""
+
+    domain: Domain
+    objects: dict[str, str]  # name -> type
+    init: list[str]
+    goal: list[str]
+
+    def problem_pddl(self) -> str:
+        """The problem: the context's objects (a name only a question mentions is no object: its atoms never hold
+        and its actions never apply), its state as :init and its goal."""
+        by_type: dict[str, list[str]] = {}
+        for name, kind in sorted(self.objects.items()):
+            by_type.setdefault(kind, []).append(name)
+        decl = " ".join(" ".join(names) + (f" - {kind}" if self.domain.typed else "")
+                        for kind, names in sorted(by_type.items()))
+        goal = " ".join(self.goal)
+        name = re.search(r"\(domain\s+([^\s()]+)", self.domain.pddl).group(1)
+        return (f"(define (problem read) (:domain {name})\n (:objects {decl})\n (:init {' '.join(self.init)})\n"
+                f" (:goal (and {goal})))\n")
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentences and ';'-separated clauses of a stretch of context."""
+    parts = re.split(r"(?<=[.;])\s*(?=[A-Z]|$)|;\s*", text)
+    return [normal_space(p).rstrip(".;").strip() for p in parts if normal_space(p).rstrip(".;").strip()]
+
+
+def read_context(context: str) -> Reading | None:
+    """The PDDL a released record's context describes; None for an unsupported domain, ContextError for a sentence
+    the domain's templates do not read."""
+    dom = domain_of(context)
+    if dom is None:
+        return None
+    text = normal_space(context)
+    for legend in ("The available actions are:", "The available propositions are:"):  # gen records' legends
+        text = re.sub(re.escape(legend) + r".*?(?=" + re.escape(dom.goal_start) + "|$)", "", text)
+    if dom.state_start not in text:
+        raise ContextError(f"{dom.name} context without {dom.state_start!r}: {text[:80]}...")
+    before, after = text.split(dom.state_start, 1)
+    state_text, _, goal_text = after.partition(dom.goal_start)
+    objects = _objects(dom, text)
+    init: list[str] = []
+    for clause in _clauses(before):  # descriptive sentences; only the static ones carry facts
+        try:
+            init += _state_clause(dom, clause, dom.static)
+        except ContextError:
+            continue
+    for clause in _clauses(state_text):
+        init += _state_clause(dom, clause)
+    init += _derived(dom, objects, text, init)
+    goal = []
+    if goal_text.strip():
+        for part in split_atoms(dom, goal_text.strip().rstrip(".")):
+            goal += part
+    for fact in init + goal:
+        for name in fact.strip("()").split()[1:]:
+            if name not in objects:
+                kind = dom.type_of(name)
+                if kind is None:
+                    raise ContextError(f"{dom.name}: {name!r} in {fact} is not an object name")
+                objects[name] = kind
+    return Reading(dom, objects, sorted(set(init)), goal)
+
+
+def _state_clause(dom: Domain, clause: str, templates: list[Template] | None = None) -> list[str]:
+    """The facts of one state clause: read whole, else cut at its commas into clauses the templates read (every
+    cut must give the same facts)."""
+    for prefix in dom.prefixes:
+        clause = re.sub("^" + prefix, "", clause, flags=re.IGNORECASE).strip()
+    templates = dom.state if templates is None else templates
+    listed = _item_list(dom, clause)
+    if listed is not None:
+        return listed
+    facts = read_one(templates, clause)
+    if facts is not None:
+        return facts
+    pieces = re.split(r"(,\s+and\s+|,\s+|\s+and\s+)", clause)
+    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(templates, s))
+    found = {tuple(sorted(f for part in way for f in part)) for way in ways}
+    if len(found) != 1:
+        raise ContextError(f"{dom.name}: cannot read the state sentence {clause!r}")
+    return list(next(iter(found)))
+
+
+def _item_list(dom: Domain, clause: str) -> list[str] | None:
+    """A clause made of a head and a list of items ("Rover rover0 can traverse from w1 to w2, w2 to w1"): the
+    domain's `item_lists` rules, each item read with the rule's item template."""
+    for rule in dom.item_lists:
+        head = re.match(rule["head"].pattern.pattern + r"\s*(?P<rest_>.+)$", clause, re.IGNORECASE)
+        if head is None:
+            continue
+        values = {k: v for k, v in head.groupdict().items() if k != "rest_"}
+        out = []
+        for item in split_list(head.group("rest_")):
+            m = rule["item"].pattern.fullmatch(item.strip())
+            if m is None:
+                return None
+            both = {**values, **m.groupdict()}
+            out += [_FACT_HOLE.sub(lambda h, b=both: _fill(b[h.group(1)], h.group(2)), f) for f in rule["facts"]]
+        return out
+    return None
+
+
+def split_atoms(dom: Domain, text: str) -> list[list[str]]:
+    """A list of atoms written 'A, B, and C' (an atom's own words may contain 'and' or a comma): the one way to
+    cut it into atoms the templates read; ContextError when there is none or more than one."""
+    pieces = re.split(r"(,\s+and\s+|,\s+|\s+and\s+)", normal_space(text))
+    words, seps = pieces[0::2], pieces[1::2]
+    ways = segmentations(words, seps, lambda s: read_one(dom.atoms, s))
+    if len(ways) != 1:
+        raise ContextError(f"{dom.name}: {'cannot read' if not ways else 'ambiguous'} atoms {text[:120]!r}")
+    return ways[0]
+
+
+def segmentations(words, seps, reader, limit=4):
+    """Every way to cut words (joined back with their separators) into pieces the reader reads."""
+    @cache
+    def go(i):
+        if i == len(words):
+            return [[]]
+        out = []
+        for j in range(i + 1, len(words) + 1):
+            piece = words[i] + "".join(seps[k] + words[k + 1] for k in range(i, j - 1))
+            read = reader(piece)
+            if read is None:
+                continue
+            for rest in go(j):
+                out.append([read, *rest])
+                if len(out) > limit:
+                    return out
+        return out
+    return go(0)
+
+
+def _objects(dom: Domain, text: str) -> dict[str, str]:
+    objects = {}
+    for count in dom.counts:
+        m = re.search(count["pattern"], text)
+        if m:
+            start = int(count.get("start", 0))
+            for i in range(start, start + int(m.group(1))):
+                objects[count["name"].format(i=i)] = count["type"]
+    if dom.grid:
+        for name in _grid_cells(dom.grid, text):
+            objects[name] = dom.grid["type"]
+    for token in re.findall(NAME, text):
+        kind = dom.type_of(token)
+        if kind is not None and (not dom.grid or kind != dom.grid["type"]):
+            objects[token] = kind
+    return objects
+
+
+def _grid_cells(grid: dict, text: str) -> list[str]:
+    m = re.search(grid["size"], text)
+    if not m:
+        raise ContextError(f"no grid size ({grid['size']!r}) in the context")
+    rows, cols = int(m.group(1)), int(m.group(2))
+    removed = set()
+    gone = re.search(grid["unavailable"], text) if grid.get("unavailable") else None
+    if gone:
+        removed = set(split_list(gone.group(1)))
+    return [grid["name"].format(i=i, j=j) for i in range(rows) for j in range(cols)
+            if grid["name"].format(i=i, j=j) not in removed]
+
+
+def _derived(dom: Domain, objects: dict[str, str], text: str, init: list[str]) -> list[str]:
+    """The facts the English leaves out, by the domain file's rules: `distinct` (a predicate over every pair of
+    distinct objects of a type), `grid.connect` (4-neighbours among the grid's cells), `complement`
+    (a fact for every object of a type that no state fact names at the given argument positions), `always` (facts
+    that hold in every state of the release's problems)."""
+    out = list(dom.always)
+    for rule in dom.distinct:
+        names = sorted(n for n, t in objects.items() if t == rule["type"])
+        out += [f"({rule['predicate']} {a} {b})" for a in names for b in names if a != b]
+    if dom.grid:
+        grid = dom.grid
+        cells = {}
+        for name, kind in objects.items():
+            m = re.fullmatch(grid["parse"], name) if kind == grid["type"] else None
+            if m:
+                cells[(int(m.group(1)), int(m.group(2)))] = name
+        for (i, j), name in cells.items():
+            for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                other = cells.get((i + di, j + dj))
+                if other:
+                    out.append(f"({grid['connect']} {name} {other})")
+    for rule in dom.complement:
+        named = set()
+        for fact in init:
+            name, *args = fact.strip("()").split()
+            for other, position in rule["unless"]:
+                if name == other and len(args) > position:
+                    named.add(args[position])
+        out += [f"({rule['predicate']} {n})" for n, t in sorted(objects.items())
+                if (rule.get("type") is None or t == rule["type"]) and n not in named]
+    return out

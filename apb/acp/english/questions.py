@@ -1,0 +1,170 @@
+"""A released bool/MCQ record read into the PDDL question apb's solver decides: `read_question(q)` returns a copy
+of `q` with `domain_pddl` and `problem_pddl` (the domain's file, the objects, state and goal its context states) and
+the `item` and `options` the question and choices name, in apb's own item shapes (`apb.acp.solver_choice`).
+
+The question wordings are `questions.yaml`; actions and atoms are read with the domain's templates
+(`apb.acp.english`). The record's answer is never read. Where the English is ambiguous, every reading is kept:
+a just question naming an action that occurs several times in the plan carries each occurrence (`steps_any`),
+and the solver reads "can the action be removed" as "can one of its occurrences be removed"; a val plan with a step
+that the domain file lists as ambiguous carries every reading (`plans_any`), and the solver answers only when every
+reading gives the same answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import replace
+from functools import cache
+
+import yaml
+
+from apb.acp.english import (
+    HERE,
+    ContextError,
+    Domain,
+    domains,
+    normal_space,
+    read_context,
+    read_one,
+    segmentations,
+    split_atoms,
+)
+from apb.acp.records import Question
+
+MAX_READINGS = 16  # readings of a plan with ambiguous steps that a question is decided over
+
+
+@cache
+def wordings() -> dict:
+    return yaml.safe_load((HERE / "questions.yaml").read_text())
+
+
+def read_action(dom: Domain, text: str) -> str:
+    """The PDDL action an English phrase names (ContextError when no template, or templates that disagree, read
+    it)."""
+    text = normal_space(text).rstrip(".")
+    facts = read_one(dom.actions, text)
+    if facts and len(facts) == 1:
+        return facts[0]
+    if read_one(dom.non_actions, text):
+        return f"(not-an-action-of-{dom.name})"
+    for other in domains():  # an action of another domain (the release's distractors) is no action of this one
+        found = read_one(other.actions, text) if other is not dom else None
+        if found:
+            return f"(foreign-{other.name}-{found[0].strip('()')})"
+    raise ContextError(f"{dom.name}: cannot read the action {text[:100]!r}")
+
+
+def read_atoms(dom: Domain, text: str) -> list[str]:
+    """The atoms of 'A and B' (each read with the domain's atom templates)."""
+    return [f for part in split_atoms(dom, normal_space(text).rstrip(".")) for f in part]
+
+
+def read_plan(dom: Domain, text: str) -> list[list[str]]:
+    """A comma-separated sequence of English actions, in PDDL: every reading of it (one unless a step has an
+    `ambiguous` phrasing of the domain file, then one per combination; ContextError when it cannot be read)."""
+    pieces = re.split(r"(,\s+)", normal_space(text))
+    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _step_or_none(dom, s), limit=2)
+    if len(ways) != 1:
+        raise ContextError(f"{dom.name}: {'cannot read' if not ways else 'ambiguous'} plan {text[:100]!r}")
+    plans = [list(p) for p in itertools.product(*ways[0])]
+    if len(plans) > MAX_READINGS:
+        raise ContextError(f"{dom.name}: more than {MAX_READINGS} readings of the plan {text[:100]!r}")
+    return plans
+
+
+def _step_or_none(dom: Domain, text: str) -> list[str] | None:
+    """The readings of one plan step: its action, else the alternatives an `ambiguous` phrasing allows."""
+    try:
+        return [read_action(dom, text)]
+    except ContextError:
+        found = {tuple(r) for t in dom.ambiguous if (r := t.read(normal_space(text).rstrip("."))) is not None}
+        return list(next(iter(found))) if len(found) == 1 else None
+
+
+def read_steps(dom: Domain, plan: list[str], text: str, size: int) -> list[list[int]]:
+    """The positions in `plan` of the action (size 1) or consecutive pair (size 2) the text names: every
+    occurrence (ContextError when there is none)."""
+    text = normal_space(text).rstrip(".")
+    if size == 1:
+        actions = [read_action(dom, text)]
+    else:
+        pieces = re.split(r"(\s+and\s+)", text)
+        ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(dom.actions, s), limit=4)
+        ways = [[w[0] for w in way] for way in ways if len(way) == 2]
+        if len({tuple(w) for w in ways}) != 1:
+            raise ContextError(f"{dom.name}: cannot read the pair of actions {text[:100]!r}")
+        actions = ways[0]
+    found = [list(range(i, i + size)) for i in range(len(plan) - size + 1) if plan[i:i + size] == actions]
+    if not found:
+        raise ContextError(f"{dom.name}: {text[:80]!r} is not a step of the plan")
+    return found
+
+
+def read_question(q: Question) -> Question | None:
+    """`q` with the PDDL and items its English states; None when its domain has no data file; ContextError when a
+    sentence, action or atom is not read."""
+    if q.format not in ("bool", "mcq"):
+        return None
+    reading = read_context(q.context)
+    if reading is None:
+        return None
+    dom = reading.domain
+    spec = wordings()[q.task]
+    question = normal_space(q.question)
+    match, form = None, None
+    for form in spec[q.format]:
+        match = re.match(form["pattern"], question)
+        if match:
+            break
+    if match is None:
+        raise ContextError(f"{q.task} {q.format}: unknown question wording {question[:100]!r}")
+    groups = match.groupdict()
+    item: dict = {}
+    if groups.get("action"):
+        item["action"] = read_action(dom, groups["action"])
+    if groups.get("plan"):
+        plans = read_plan(dom, groups["plan"])
+        item["plan"] = plans[0]
+        if len(plans) > 1:
+            if q.task != "val":
+                raise ContextError(f"{q.task}: a plan with an ambiguous step {groups['plan'][:100]!r}")
+            item["plans_any"] = plans
+    if form.get("asks"):
+        item["asks"] = form["asks"]
+    if groups.get("atoms"):
+        atoms = read_atoms(dom, groups["atoms"])
+        if spec["option"] == "atom":
+            if len(atoms) != 1:
+                raise ContextError(f"{q.task}: expected one fact, read {atoms}")
+            item["atom"] = atoms[0]
+        else:
+            item["atoms"] = atoms
+    if groups.get("steps"):
+        item["steps_any"] = read_steps(dom, item["plan"], groups["steps"], form["size"])
+    options = None
+    if q.format == "mcq":
+        options = [_option(dom, spec, form, item, text) for text in (q.choices or {}).get("text") or []]
+    return replace(q, domain_pddl=reading.domain.pddl, problem_pddl=reading.problem_pddl(), item=item,
+                   options=options, state=list(reading.init), goal=list(reading.goal))
+
+
+def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str) -> dict:
+    kind = spec["option"]
+    if kind == "action":
+        return {"action": read_action(dom, text)}
+    if kind == "atoms":
+        return {"atoms": read_atoms(dom, text)}
+    if kind == "atom":
+        atoms = read_atoms(dom, text)
+        if len(atoms) != 1:
+            raise ContextError(f"expected one fact, read {atoms}")
+        return {"atom": atoms[0]}
+    if kind == "claim":
+        claim = spec["claims"].get(normal_space(text).rstrip("."))
+        if claim is None:
+            raise ContextError(f"unknown claim {text!r}")
+        return {"claim": claim}
+    return {"steps_any": read_steps(dom, item["plan"], text, form["size"])}
+
