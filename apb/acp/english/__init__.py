@@ -5,7 +5,8 @@ Released bool/MCQ records carry no PDDL, only English. Each supported domain has
 `<domain>.yaml` (how its context is recognised, the object types by name, the sentences of its state, goal and
 static facts, every English phrasing of its atoms and actions seen in the release, and the release's distractor
 phrasings that name no action of the domain, e.g. a truck in Floortile), and `<domain>.pddl` (the
-domain file of the release's generative records, which carry the same English beside the PDDL). Templates are
+domain file of the release's generative records, which carry the same English beside the PDDL; data of ACPBench's
+release, IBM, CDLA-Permissive-2.0, kept byte for byte). Templates are
 English with placeholders: `{x}` is one object name, `{xs*}` a list ("a", "a and b", "a, b, and c") that expands
 to one fact per name; `{x#}` in a fact is the number at the end of x's name (robot1 -> 1).
 
