@@ -40,19 +40,26 @@ class EffectGrounder:
             if fid is not None:
                 (add if eff.positive else delete).append(fid)
         groups: dict[tuple, list] = {}
+        # The effects of one `when` share its condition object: grounded once per instance of its variables.
+        grounded: dict[tuple, object] = {}
         for ce, condition in zip(schema.conditional_effects, self._conditions(schema)):
             lit = ce.literal
             for extended in bindings_of(ce.parameters, self.objects_of, binding):
                 fid = fact_id((lit.predicate, *(extended.get(a, a) for a in lit.args)))
                 if fid is None:  # a fact never true: adding it cannot happen, deleting it changes nothing
                     continue
-                ground = TRUE if condition is None else self.formulas.ground(condition, extended)
+                key = (id(ce.condition), tuple(extended[p.name] for p in ce.parameters))
+                if condition is None:
+                    ground = TRUE
+                else:
+                    ground = grounded.get(key)
+                    if ground is None:
+                        ground = grounded[key] = self.formulas.ground(condition, extended)
                 if ground.const is False:
                     continue
                 if ground.const is True:
                     (add if lit.positive else delete).append(fid)
                     continue
-                key = (id(ce.condition), tuple(extended[p.name] for p in ce.parameters))
                 group = groups.setdefault(key, [ground, [], []])
                 group[1 if lit.positive else 2].append(fid)
         effects = tuple(GroundEffect(cond, tuple(dict.fromkeys(a)), tuple(dict.fromkeys(d)))

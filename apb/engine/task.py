@@ -62,6 +62,11 @@ class Task:
                  progress: Callable[[GroundingProgress], None] | None = None) -> None:
         """`progress`, when given, hears about the grounding after every fixpoint round and once the ground
         actions are built (see apb.engine.ground.GroundingProgress)."""
+        with paused_gc():  # millions of objects are made here, none of them garbage
+            self._build(domain, problem, grounding, progress)
+
+    def _build(self, domain: Domain, problem: Problem, grounding: GroundingResult | None,
+               progress: Callable[[GroundingProgress], None] | None) -> None:
         started = time.perf_counter()
         self.domain = domain
         self.problem = problem
@@ -88,8 +93,7 @@ class Task:
         self.axioms: AxiomEvaluator | None = self._ground_axioms(g) if domain.axioms else None
         self._explainer = Explainer(self.axioms)
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
-        with paused_gc():
-            actions = self._make_actions(g.bindings)
+        actions = self._make_actions(g.bindings)
         if progress is not None:
             progress(GroundingProgress(0, len(g.reachable_facts), len(actions), time.perf_counter() - started,
                                        done=True, phase="actions"))
@@ -98,7 +102,8 @@ class Task:
             action.index = i
             self._cache[action._key] = action
         self.actions: tuple[GroundAction, ...] = tuple(actions)
-        self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions)
+        # the masks a linear scan tests (small tasks only: larger ones use the successor generator)
+        self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions) if len(actions) <= SCAN_LIMIT else ()
         self._extra_ids = frozenset(a.index for a in actions if a.extra)
         self._compiled: tuple[dict, dict] | None = None  # (checks, transitions), see apb.engine.compiled
         self._generator: SuccessorGenerator | None = None
@@ -257,14 +262,14 @@ class Task:
     def applicable(self, state: State) -> list[GroundAction]:
         """The ground actions applicable in `state`, sorted by their PDDL string."""
         bits = state.bits
-        if len(self._checks) <= SCAN_LIMIT and not self._extra_ids:
+        if len(self.actions) <= SCAN_LIMIT and not self._extra_ids:
             return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
         actions = self.actions
         return [actions[i] for i in self.applicable_ids(bits)]
 
     def applicable_ids(self, bits: int) -> list[int]:
         """Indices into `actions` of the actions applicable in the state with these bits, ascending."""
-        if len(self._checks) <= SCAN_LIMIT:
+        if len(self.actions) <= SCAN_LIMIT:
             ids = [a.index for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
         else:
             ids = self._successors().applicable_ids(bits)
@@ -280,7 +285,8 @@ class Task:
 
     def _successors(self) -> SuccessorGenerator:
         if self._generator is None:  # built on first use: grounding stays cheap for tasks never simulated
-            self._generator = SuccessorGenerator([a.pre for a in self.actions], [a.neg_mask for a in self.actions])
+            with paused_gc():
+                self._generator = SuccessorGenerator([a.pre for a in self.actions], [a.neg for a in self.actions])
         return self._generator
 
     def is_applicable(self, state: State, action: GroundAction) -> bool:
