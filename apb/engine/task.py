@@ -18,6 +18,7 @@ The grounded representation (for planners, heuristics and the NL layer):
 from __future__ import annotations
 
 import difflib
+import itertools
 import operator
 import os
 import re
@@ -166,22 +167,32 @@ class Task:
         (apb.engine.templates), complex preconditions and conditional effects as in `_make_action`."""
         templates: dict[int, ActionTemplate] = {}
         fact_id = self._fact_ids.get
-        actions = []
-        for schema, args in bindings:
+        actions: list[GroundAction] = []
+        for schema, group in itertools.groupby(bindings, key=operator.itemgetter(0)):
             template = templates.get(id(schema))
             if template is None:
                 template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
                                                                   self.problem, self.has_costs)
+            if template.strips:  # the whole action from the template, in one generated loop per schema
+                actions += template.build_all([args for _, args in group], self._conditions_of, GroundAction)
+            else:
+                actions += self._make_general(schema, template, [args for _, args in group])
+        return actions
+
+    def _make_general(self, schema: ActionSchema, template: ActionTemplate, bindings) -> list[GroundAction]:
+        """The possible ground actions of a schema with complex preconditions or conditional effects."""
+        actions = []
+        for args in bindings:
             made = template.make(args)
             if made is None:  # a static, equality or unreachable precondition fails
                 continue
             pre, neg, add, delete, cost = made
             parts: tuple = ()
             effects: tuple = ()
-            if not template.strips:
-                binding = dict(zip((p.name for p in schema.parameters), args))
-                if schema.complex_precondition:
-                    parts = self._complex_parts(schema, binding, pre, neg)
+            binding = dict(zip((p.name for p in schema.parameters), args))
+            if schema.complex_precondition:
+                parts = self._complex_parts(schema, binding, pre, neg)
+            if schema.conditional_effects:  # else the template gave the effects
                 add, delete, effects = self._effects.ground(schema, binding)
             action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
                                   tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,
