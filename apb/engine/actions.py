@@ -91,10 +91,15 @@ class GroundAction:
         # million actions and thousands of facts, each mask is a large integer most actions never need.
         self._conditions = conditions
         self.parts = parts
-        self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p)) if parts else ()
-        # A static or unreachable precondition that can never hold (then the action is not in `task.actions`).
-        self.impossible = (any(p.const is False for p in parts)
-                           or (not callable(conditions) and any(fid < 0 for fid, _, _ in conditions)))
+        if parts:
+            self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p))
+            # A static or unreachable precondition that can never hold (then the action is not in `task.actions`).
+            self.impossible = any(p.const is False for p in parts)
+        else:
+            self.extra = ()
+            self.impossible = False
+        if not self.impossible and not callable(conditions):
+            self.impossible = any(fid < 0 for fid, _, _ in conditions)
         self.effects = effects
         self.cost = cost
         self.index = index

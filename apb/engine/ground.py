@@ -463,7 +463,19 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
 
     def consider(k: int, found: list[tuple[str, ...]]) -> None:
         known = seen[k]
-        complex_part = grounders[k].complex
+        grounder = grounders[k]
+        complex_part = grounder.complex
+        if not complex_part and not grounder.conditional:  # `accept` inlined: most bindings of large tasks
+            kept, adds = results[k], grounder.adds
+            for args in found:
+                if args in known:
+                    continue
+                known.add(args)
+                kept.append(args)
+                for fact in adds(args):
+                    if fact not in reached:
+                        reach(fact)
+            return
         for args in found:
             if args in known:
                 continue

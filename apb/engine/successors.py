@@ -60,13 +60,17 @@ class SuccessorGenerator:
             return
         # The greedy choice, without recounting: the count of each fact over the entries not yet placed, kept up
         # to date as entries go below a chosen fact, in a heap of (-count, fact) whose stale items are skipped.
-        counts: dict[int, int] = {}
         holders: dict[int, list[int]] = {}
         for position, (pre, _, _) in enumerate(remaining):
             for f in pre:
-                if f not in path:
-                    counts[f] = counts.get(f, 0) + 1
-                    holders.setdefault(f, []).append(position)
+                held = holders.get(f)
+                if held is None:
+                    holders[f] = [position]
+                else:
+                    held.append(position)
+        for f in path:
+            holders.pop(f, None)
+        counts: dict[int, int] = {f: len(held) for f, held in holders.items()}
         if not node.immediate:
             # Facts every action here needs: tested at once on entering the node (a chain of one-child nodes
             # otherwise), then left out below.
@@ -98,7 +102,7 @@ class SuccessorGenerator:
                 entry = remaining[position]
                 below.append(entry)
                 for f in entry[0]:
-                    if f not in path:
+                    if f in counts:  # the facts of `path` have no count
                         counts[f] -= 1
             bit = 1 << fact
             node.children[bit] = _lazy(below, path | {fact})
