@@ -113,6 +113,7 @@ class _SchemaGrounder:
         self.filters = [lit for lit in schema.precondition
                         if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
         self._plans: dict[int | None, tuple] = {}
+        self._compiled: dict[int | None, Callable | None] = {}
         # ADL parts, checked by relaxed evaluation when a binding is found and again when a predicate they use grows.
         self.complex: list[NNF] = [to_nnf(part) for part in schema.complex_precondition]
         self.complex_preds = frozenset(pred for node in self.complex for pred, _ in predicates_of(node))
@@ -216,16 +217,105 @@ class _SchemaGrounder:
         pools = [_sorted_pool(self.allowed[i]) for i in free]
         return [(*s[:-1], tuple(s[-1])) for s in steps], tuple(free), tuple(pools), tuple(end_filters)
 
+    # ---- compiled plans --------------------------------------------------------------------------------------
+    def _code(self, first: int | None) -> Callable | None:
+        """The join of `_plan(first)` as one generated function `run(facts, matching, out, given)` of nested loops
+        over local variables (what `_step` interprets), or None when Python's compiler refuses it (too deeply
+        nested), then `_step` runs the plan."""
+        if first in self._compiled:
+            return self._compiled[first]
+        steps, free, pools, end_filters = self._plan(first)
+        namespace: dict = {"static": self.static_facts, "product": itertools.product}
+        lines = ["def run(facts, matching, out, given):"]
+        depth = 1
+
+        def term(spec) -> str:
+            return f"v{spec}" if spec.__class__ is int else repr(spec)
+
+        def name(value) -> str:
+            key = f"c{len(namespace)}"
+            namespace[key] = value
+            return key
+
+        def emit(line: str) -> None:
+            lines.append("    " * depth + line)
+
+        def tests(filters) -> list[str]:
+            out = []
+            for pred, positive, specs in filters:
+                if pred == "=":
+                    out.append(f"{term(specs[0])} {'==' if positive else '!='} {term(specs[1])}")
+                else:  # a negated static literal
+                    out.append(f"({pred!r}, {''.join(term(k) + ', ' for k in specs)}) not in static")
+            return out
+
+        def guard(conditions: list[str]) -> None:
+            nonlocal depth
+            if conditions:
+                emit("if " + " and ".join(conditions) + ":")
+                depth += 1
+
+        for number, step in enumerate(steps):
+            given = first is not None and number == 0
+            if step[0] == "check":
+                _, pred, key, filters = step
+                values = "(" + "".join(term(k) + ", " for k in key) + ")"
+                conditions = [f"given == {values}"] if given else []
+                conditions.append(f"({pred!r}, *{values}) in facts")
+                guard(conditions + tests(filters))
+            elif step[0] == "eq":
+                _, src, dst, allowed, filters = step
+                emit(f"v{dst} = {term(src)}")
+                guard([f"v{dst} in {name(allowed)}", *tests(filters)])
+            else:
+                _, pred, positions, key, binds, same, filters = step
+                if given:
+                    emit("for args in (given,):")
+                    depth += 1
+                    guard([f"args[{p}] == {term(k)}" for p, k in zip(positions, key)])
+                else:
+                    values = "(" + "".join(term(k) + ", " for k in key) + ")"
+                    emit(f"for args in matching({pred!r}, {positions!r}, {values}):")
+                    depth += 1
+                conditions = []
+                for pos, slot, allowed in binds:
+                    emit(f"v{slot} = args[{pos}]")
+                    conditions.append(f"v{slot} in {name(allowed)}")
+                conditions += [f"args[{a}] == args[{b}]" for a, b in same]
+                guard(conditions + tests(filters))
+        result = "(" + "".join(f"v{i}, " for i in range(len(self.params))) + ")"
+        if free:
+            emit(f"for values in product(*{name(pools)}):")
+            depth += 1
+            emit(", ".join(f"v{slot}" for slot in free) + ", = values")
+        guard(tests(end_filters))
+        emit(f"out.append({result})")
+        try:
+            exec(compile("\n".join(lines) + "\n", f"<join {self.schema.name}>", "exec"), namespace)  # reprs
+            run = namespace["run"]
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            run = None
+        self._compiled[first] = run
+        return run
+
     # ---- enumeration -----------------------------------------------------------------------------------------
     def join(self, index: _FactIndex) -> list[tuple[str, ...]]:
         """Every binding (a tuple of objects, one per parameter) whose positive literals hold in `index`."""
         out: list[tuple[str, ...]] = []
+        run = self._code(None)
+        if run is not None:
+            run(index.facts, index.matching, out, None)
+            return out
         plan = self._plan(None)
         self._step(plan, 0, [None] * len(self.params), index, out, None)
         return out
 
     def join_from(self, first: int, args: tuple[str, ...], index: _FactIndex, out: list) -> None:
         """Appends to `out` the bindings whose literal `first` is the fact with these arguments."""
+        run = self._code(first)
+        if run is not None:
+            run(index.facts, index.matching, out, args)
+            return
         self._step(self._plan(first), 0, [None] * len(self.params), index, out, args)
 
     def _step(self, plan: tuple, depth: int, vals: list, index: _FactIndex, out: list, given) -> None:
