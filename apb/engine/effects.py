@@ -23,9 +23,10 @@ class EffectGrounder:
         self.objects_of = objects_of
         self._nnf: dict[int, list] = {}
 
-    def _groups(self, schema: ActionSchema) -> list:
+    def _groups(self, schema: ActionSchema) -> tuple[list, bool]:
         """The conditional effects of a schema by `when`: (condition object, its NNF or None, forall parameters,
-        [(position among the schema's conditional effects, literal)]), in order of first appearance."""
+        [(position among the schema's conditional effects, literal)]), in order of first appearance; and whether
+        the ids found group by group need sorting back into the schema's order."""
         key = id(schema)
         if key not in self._nnf:
             groups: dict[tuple, tuple] = {}
@@ -36,7 +37,13 @@ class EffectGrounder:
                     nnf = None if ce.condition is None else to_nnf(ce.condition)
                     group = groups[(id(ce.condition), names)] = (ce.condition, nnf, ce.parameters, [])
                 group[3].append((position, ce.literal))
-            self._nnf[key] = list(groups.values())
+            ordered = list(groups.values())
+            # Instance-major traversal (see `ground`) changes the order of the ids only when a `when` under a
+            # `forall` has several effects, or the effects of two `when`s interleave.
+            positions = [position for _, _, _, literals in ordered for position, _ in literals]
+            reorder = positions != sorted(positions) or any(params and len(literals) > 1
+                                                           for _, _, params, literals in ordered)
+            self._nnf[key] = (ordered, reorder)
         return self._nnf[key]
 
     def ground(self, schema: ActionSchema, binding: dict[str, str]):
@@ -53,7 +60,8 @@ class EffectGrounder:
                 (add if eff.positive else delete).append(fid)
         groups: dict[tuple, list] = {}
         always: list[tuple[int, int, bool, int]] = []  # (effect position, instance, positive, id) when TRUE
-        for condition, nnf, parameters, literals in self._groups(schema):
+        ordered, reorder = self._groups(schema)
+        for condition, nnf, parameters, literals in ordered:
             for instance, extended in enumerate(bindings_of(parameters, self.objects_of, binding)):
                 ground = TRUE if nnf is None else self.formulas.ground(nnf, extended)
                 if ground.const is False:
@@ -70,7 +78,8 @@ class EffectGrounder:
                         key = (id(condition), tuple(extended[p.name] for p in parameters))
                     group = groups.setdefault(key, [ground, [], []])
                     group[1 if lit.positive else 2].append(fid)
-        always.sort(key=lambda item: item[:2])  # effect by effect, instance by instance, as written
+        if reorder:
+            always.sort(key=lambda item: item[:2])  # effect by effect, instance by instance, as written
         for _, _, positive, fid in always:
             (add if positive else delete).append(fid)
         effects = tuple(GroundEffect(cond, tuple(dict.fromkeys(a)), tuple(dict.fromkeys(d)))

@@ -119,6 +119,15 @@ class _SchemaGrounder:
         self.complex_preds = frozenset(pred for node in self.complex for pred, _ in predicates_of(node))
         self.conditional = [(ce, None if ce.condition is None else to_nnf(ce.condition))
                             for ce in schema.conditional_effects]
+        # the positive conditional effects by `when` (condition in NNF, forall parameters, literals)
+        groups: dict[tuple, tuple] = {}
+        for ce in schema.conditional_effects:
+            if ce.literal.positive:
+                key = (id(ce.condition), tuple(p.name for p in ce.parameters))
+                if key not in groups:
+                    groups[key] = (None if ce.condition is None else to_nnf(ce.condition), ce.parameters, [])
+                groups[key][2].append(ce.literal)
+        self.when_groups = list(groups.values())
         self.effect_preds = frozenset(pred for _, c in self.conditional if c is not None
                                       for pred, _ in predicates_of(c))
         # `adds(args)`: the unconditional add effects' facts, as one generated expression
@@ -539,17 +548,17 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
         if not grounder.conditional:
             return
         binding = dict(zip(grounder.params, args))
-        for ce, condition in grounder.conditional:
-            if not ce.literal.positive:
-                continue
-            for extended in bindings_of(ce.parameters, objects_of, binding):
-                fact = (ce.literal.predicate, *(extended.get(a, a) for a in ce.literal.args))
-                if fact in reached:
+        for condition, parameters, literals in grounder.when_groups:  # a `when`'s condition once per instance
+            for extended in bindings_of(parameters, objects_of, binding):
+                facts = [fact for fact in ((lit.predicate, *(extended.get(a, a) for a in lit.args))
+                                           for lit in literals) if fact not in reached]
+                if not facts:
                     continue
                 if condition is None or relaxed.holds(condition, extended):
-                    reach(fact)
+                    for fact in facts:
+                        reach(fact)
                 else:
-                    effects_waiting[k].append((fact, condition, extended))
+                    effects_waiting[k].extend((fact, condition, extended) for fact in facts)
 
     def consider(k: int, found: list[tuple[str, ...]]) -> None:
         known = seen[k]
