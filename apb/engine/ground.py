@@ -8,8 +8,10 @@ precondition forbids it.
 
 The fixpoint is semi-naive (`ground`): after a first join of every schema over the initial facts, each round
 joins only the facts the previous round reached, each with the facts reached so far, through a join order compiled
-per schema and starting literal (`_SchemaGrounder`), with the facts indexed by the argument values already bound.
-No cyclic garbage collection runs meanwhile (`paused_gc`). `progress` hears about every round.
+per schema and starting literal (`_SchemaGrounder`), with the facts indexed by the argument values already bound;
+each join plan is generated as one Python function of nested loops (`_SchemaGrounder._code`; the plan interpreter
+`_step` remains for what the compiler refuses). No cyclic garbage collection runs meanwhile (`paused_gc`).
+`progress` hears about every round.
 """
 
 from __future__ import annotations
