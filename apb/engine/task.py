@@ -192,7 +192,7 @@ class Task:
             binding = dict(zip((p.name for p in schema.parameters), args))
             if schema.complex_precondition:
                 parts = self._complex_parts(schema, binding, pre, neg)
-            if schema.conditional_effects:  # else the template gave the effects
+            if not template.effects_inline:  # else the template gave the effects
                 add, delete, effects = self._effects.ground(schema, binding)
             action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
                                   tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,

@@ -15,7 +15,27 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from apb.engine.effects import action_cost
-from apb.engine.model import ActionSchema, Problem
+from apb.engine.model import ActionSchema, And, ConditionalEffect, Literal, Problem
+
+
+def _static_test(ce: ConditionalEffect, fluent_preds: frozenset, term: Callable, atom: Callable) -> str | None:
+    """A Python test of a conditional effect's condition when static facts and equalities decide it (a literal or
+    a conjunction of literals, no forall variables), else None."""
+    if ce.parameters:
+        return None
+    if ce.condition is None:
+        return "True"
+    literals = ce.condition.parts if isinstance(ce.condition, And) else (ce.condition,)
+    tests = []
+    for lit in literals:
+        if not isinstance(lit, Literal) or lit.predicate in fluent_preds:
+            return None
+        if lit.predicate == "=":
+            a, b = (term(x) for x in lit.args)
+            tests.append(f"{a} {'==' if lit.positive else '!='} {b}")
+        else:
+            tests.append(f"{atom(lit.predicate, lit.args)} {'in' if lit.positive else 'not in'} static")
+    return "(" + " and ".join(tests) + ")" if tests else "True"
 
 
 class ActionTemplate:
@@ -51,10 +71,18 @@ class ActionTemplate:
             else:
                 lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is not None: neg.append(f)"]
         lines += ["    add = []", "    delete = []"]
-        if not schema.conditional_effects:
+        # The effects too, when no effect is conditional or every condition is decided by static facts and
+        # equalities alone (no forall): the ids come in the order EffectGrounder gives them.
+        tests = [_static_test(ce, fluent_preds, term, atom) for ce in schema.conditional_effects]
+        self.effects_inline = all(test is not None for test in tests)
+        if self.effects_inline:
             for eff in schema.effects:
                 target = "add" if eff.positive else "delete"
                 lines += [f"    f = fid({atom(eff.predicate, eff.args)})", f"    if f is not None: {target}.append(f)"]
+            for ce, test in zip(schema.conditional_effects, tests):
+                lit = ce.literal
+                lines += [f"    if {test}:", f"        f = fid({atom(lit.predicate, lit.args)})",
+                          f"        if f is not None: {'add' if lit.positive else 'delete'}.append(f)"]
         if not has_costs:
             lines.append("    return pre, neg, add, delete, 1")
         else:
