@@ -92,6 +92,10 @@ class _FactIndex:
         return table.get(key, [])
 
 
+# A join plan runs interpreted this many times before it is compiled.
+COMPILE_AFTER = 32
+
+
 class _SchemaGrounder:
     """Enumerates the bindings of one schema whose positive preconditions hold in a fact index.
 
@@ -116,6 +120,7 @@ class _SchemaGrounder:
                         if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
         self._plans: dict[int | None, tuple] = {}
         self._compiled: dict[int | None, Callable | None] = {}
+        self._runs: dict[int | None, int] = {}  # interpreted runs of each plan so far
         # ADL parts, checked by relaxed evaluation when a binding is found and again when a predicate they use grows.
         self.complex: list[NNF] = [to_nnf(part) for part in schema.complex_precondition]
         self.complex_preds = frozenset(pred for node in self.complex for pred, _ in predicates_of(node))
@@ -231,10 +236,14 @@ class _SchemaGrounder:
     # ---- compiled plans --------------------------------------------------------------------------------------
     def _code(self, first: int | None) -> Callable | None:
         """The join of `_plan(first)` as one generated function `run(facts, matching, out, given)` of nested loops
-        over local variables (what `_step` interprets), or None when Python's compiler refuses it (too deeply
-        nested), then `_step` runs the plan."""
+        over local variables (what `_step` interprets), or None while the plan has run fewer than COMPILE_AFTER
+        times (compiling costs more than a few runs on small tasks) or when Python's compiler refuses it (too
+        deeply nested): then `_step` runs the plan."""
         if first in self._compiled:
             return self._compiled[first]
+        runs = self._runs[first] = self._runs.get(first, 0) + 1
+        if runs <= COMPILE_AFTER:
+            return None
         steps, free, pools, end_filters = self._plan(first)
         namespace: dict = {"static": self.static_facts, "product": itertools.product}
         lines = ["def run(facts, matching, out, given):"]
