@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import apb.engine.ground as ground_module
+import apb.engine.task as task_module
 from apb.engine.ground import (
     _axiom_schema,
     _FactIndex,
@@ -49,7 +50,8 @@ def fields(action) -> tuple:
 @pytest.mark.parametrize("folder", ["elevators-sat08-strips", "folding-opt23-adl",
                                     "caldera-opt18-adl", "childsnack-sat14-strips", "tidybot-opt11-strips",
                                     "barman-sat11-strips"])
-def test_bulk_built_actions_equal_the_general_path(folder):
+def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
+    monkeypatch.setattr(task_module, "BULK_MIN", 1)  # every STRIPS schema through its generated loop
     task = load(folder)
     expected = []
     for schema, args in ground(task.domain, task.problem).bindings:

@@ -42,6 +42,10 @@ __all__ = ["SCAN_LIMIT", "Condition", "GroundAction", "State", "Task", "Validati
 
 _BY_TEXT = operator.attrgetter("_str")
 
+# From this many bindings of a STRIPS schema on, its actions are made by one generated loop (compiling it costs
+# more than it saves on fewer).
+BULK_MIN = 256
+
 # Up to this many ground actions a linear scan of precondition masks beats the successor generator's tree.
 SCAN_LIMIT = 64
 
@@ -173,14 +177,15 @@ class Task:
             if template is None:
                 template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
                                                                   self.problem, self.has_costs)
-            if template.strips:  # the whole action from the template, in one generated loop per schema
-                actions += template.build_all([args for _, args in group], self._conditions_of, GroundAction)
+            found = [args for _, args in group]
+            if template.strips and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
+                actions += template.build_all(found, self._conditions_of, GroundAction)
             else:
-                actions += self._make_general(schema, template, [args for _, args in group])
+                actions += self._make_general(schema, template, found)
         return actions
 
     def _make_general(self, schema: ActionSchema, template: ActionTemplate, bindings) -> list[GroundAction]:
-        """The possible ground actions of a schema with complex preconditions or conditional effects."""
+        """The possible ground actions of these bindings of a schema, one template call each."""
         actions = []
         for args in bindings:
             made = template.make(args)
