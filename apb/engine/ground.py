@@ -92,8 +92,9 @@ class _FactIndex:
         return table.get(key, [])
 
 
-# A join plan runs interpreted this many times before it is compiled.
-COMPILE_AFTER = 32
+# A join plan runs interpreted until its runs times its steps pass this (compiling costs more than a few runs on
+# small tasks; a long plan run often pays it back soonest).
+COMPILE_AFTER = 64
 
 
 class _SchemaGrounder:
@@ -132,7 +133,11 @@ class _SchemaGrounder:
             if ce.literal.positive:
                 key = (id(ce.condition), tuple(p.name for p in ce.parameters))
                 if key not in groups:
-                    groups[key] = (None if ce.condition is None else to_nnf(ce.condition), ce.parameters, [])
+                    nnf = None if ce.condition is None else to_nnf(ce.condition)
+                    # decided by static facts and equalities alone: tested first, exactly, and never waits
+                    static = nnf is not None and all(pred == "=" or pred in static_preds
+                                                     for pred, _ in predicates_of(nnf))
+                    groups[key] = (nnf, ce.parameters, [], static)
                 groups[key][2].append(ce.literal)
         self.when_groups = list(groups.values())
         self.effect_preds = frozenset(pred for _, c in self.conditional if c is not None
@@ -236,13 +241,13 @@ class _SchemaGrounder:
     # ---- compiled plans --------------------------------------------------------------------------------------
     def _code(self, first: int | None) -> Callable | None:
         """The join of `_plan(first)` as one generated function `run(facts, matching, out, given)` of nested loops
-        over local variables (what `_step` interprets), or None while the plan has run fewer than COMPILE_AFTER
-        times (compiling costs more than a few runs on small tasks) or when Python's compiler refuses it (too
-        deeply nested): then `_step` runs the plan."""
+        over local variables (what `_step` interprets), or None while the plan's runs so far times its steps are at
+        most COMPILE_AFTER (compiling costs more than a few runs on small tasks) or when Python's compiler refuses
+        it (too deeply nested): then `_step` runs the plan."""
         if first in self._compiled:
             return self._compiled[first]
         runs = self._runs[first] = self._runs.get(first, 0) + 1
-        if runs <= COMPILE_AFTER:
+        if runs * len(self._plan(first)[0]) <= COMPILE_AFTER:
             return None
         steps, free, pools, end_filters = self._plan(first)
         namespace: dict = {"static": self.static_facts, "product": itertools.product}
@@ -559,13 +564,15 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
         if not grounder.conditional:
             return
         binding = dict(zip(grounder.params, args))
-        for condition, parameters, literals in grounder.when_groups:  # a `when`'s condition once per instance
+        for condition, parameters, literals, static in grounder.when_groups:  # a `when`'s condition once per instance
             for extended in bindings_of(parameters, objects_of, binding):
+                if static and not relaxed.holds(condition, extended):
+                    continue  # can never hold
                 facts = [fact for fact in ((lit.predicate, *(extended.get(a, a) for a in lit.args))
                                            for lit in literals) if fact not in reached]
                 if not facts:
                     continue
-                if condition is None or relaxed.holds(condition, extended):
+                if condition is None or static or relaxed.holds(condition, extended):
                     for fact in facts:
                         reach(fact)
                 else:
