@@ -247,7 +247,7 @@ class _SchemaGrounder:
         if first in self._compiled:
             return self._compiled[first]
         runs = self._runs[first] = self._runs.get(first, 0) + 1
-        if runs * len(self._plan(first)[0]) <= COMPILE_AFTER:
+        if runs * max(len(self._plan(first)[0]), 1) <= COMPILE_AFTER:
             return None
         steps, free, pools, end_filters = self._plan(first)
         namespace: dict = {"static": self.static_facts, "product": itertools.product}
