@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import apb.engine.ground as ground_module
+import apb.engine.joins as joins_module
 import apb.engine.task as task_module
 from apb.engine.ground import (
     _axiom_schema,
@@ -73,7 +73,7 @@ def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
 def test_compiled_joins_equal_the_interpreted_plans(folder, monkeypatch):
     """Each join plan compiled to nested loops (`_SchemaGrounder._code`) finds the bindings `_step` finds, in the
     same order: over every reached fact, and from single facts (the semi-naive rounds)."""
-    monkeypatch.setattr(ground_module, "COMPILE_AFTER", 0)  # compiled from the first run
+    monkeypatch.setattr(joins_module, "COMPILE_AFTER", 0)  # compiled from the first run
     task = load(folder)
     domain, problem = task.domain, task.problem
     reached = ground(domain, problem).reachable_facts
