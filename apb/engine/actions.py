@@ -87,21 +87,33 @@ class GroundAction:
         self.name = schema.name
         self.args = args
         self.pre, self.neg, self.add, self.delete = pre, neg, add, delete
-        self.pre_mask = _mask(pre)
-        self.neg_mask = _mask(neg)
-        self.add_mask = _mask(add)
-        self.del_mask = _mask(delete)
+        # pre_mask, neg_mask, add_mask and del_mask are made on first use (`__getattr__`): on a task with a
+        # million actions and thousands of facts, each mask is a large integer most actions never need.
         self._conditions = conditions
         self.parts = parts
-        self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p)) if parts else ()
-        # A static or unreachable precondition that can never hold (then the action is not in `task.actions`).
-        self.impossible = (any(p.const is False for p in parts)
-                           or (not callable(conditions) and any(fid < 0 for fid, _, _ in conditions)))
+        if parts:
+            self.extra = tuple(p for p in parts if p.const is None and not mask_decided(p))
+            # A static or unreachable precondition that can never hold (then the action is not in `task.actions`).
+            self.impossible = any(p.const is False for p in parts)
+        else:
+            self.extra = ()
+            self.impossible = False
+        if not self.impossible and not callable(conditions):
+            self.impossible = any(fid < 0 for fid, _, _ in conditions)
         self.effects = effects
         self.cost = cost
         self.index = index
         self._str = "(" + " ".join((self.name, *args)) + ")"
         self._key = (self.name, args)
+
+    def __getattr__(self, name: str):
+        """The masks, made when first asked for (then stored in their slots, so later reads never get here)."""
+        ids = _MASK_OF.get(name)
+        if ids is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        mask = _mask(getattr(self, ids))
+        object.__setattr__(self, name, mask)
+        return mask
 
     @property
     def conditions(self) -> tuple[Condition, ...]:
@@ -134,6 +146,9 @@ class GroundAction:
 
     def __lt__(self, other: GroundAction) -> bool:
         return self._str < other._str
+
+
+_MASK_OF = {"pre_mask": "pre", "neg_mask": "neg", "add_mask": "add", "del_mask": "delete"}
 
 
 def mask_decided(formula) -> bool:

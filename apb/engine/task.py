@@ -18,6 +18,7 @@ The grounded representation (for planners, heuristics and the NL layer):
 from __future__ import annotations
 
 import difflib
+import itertools
 import operator
 import os
 import re
@@ -41,6 +42,10 @@ __all__ = ["SCAN_LIMIT", "Condition", "GroundAction", "State", "Task", "Validati
 
 _BY_TEXT = operator.attrgetter("_str")
 
+# From this many bindings of a STRIPS schema on, its actions are made by one generated loop (compiling it costs
+# more than it saves on fewer).
+BULK_MIN = 256
+
 # Up to this many ground actions a linear scan of precondition masks beats the successor generator's tree.
 SCAN_LIMIT = 64
 
@@ -62,6 +67,11 @@ class Task:
                  progress: Callable[[GroundingProgress], None] | None = None) -> None:
         """`progress`, when given, hears about the grounding after every fixpoint round and once the ground
         actions are built (see apb.engine.ground.GroundingProgress)."""
+        with paused_gc():  # millions of objects are made here, none of them garbage
+            self._build(domain, problem, grounding, progress)
+
+    def _build(self, domain: Domain, problem: Problem, grounding: GroundingResult | None,
+               progress: Callable[[GroundingProgress], None] | None) -> None:
         started = time.perf_counter()
         self.domain = domain
         self.problem = problem
@@ -88,8 +98,7 @@ class Task:
         self.axioms: AxiomEvaluator | None = self._ground_axioms(g) if domain.axioms else None
         self._explainer = Explainer(self.axioms)
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
-        with paused_gc():
-            actions = self._make_actions(g.bindings)
+        actions = self._make_actions(g.bindings)
         if progress is not None:
             progress(GroundingProgress(0, len(g.reachable_facts), len(actions), time.perf_counter() - started,
                                        done=True, phase="actions"))
@@ -98,7 +107,8 @@ class Task:
             action.index = i
             self._cache[action._key] = action
         self.actions: tuple[GroundAction, ...] = tuple(actions)
-        self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions)
+        # the masks a linear scan tests (small tasks only: larger ones use the successor generator)
+        self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions) if len(actions) <= SCAN_LIMIT else ()
         self._extra_ids = frozenset(a.index for a in actions if a.extra)
         self._compiled: tuple[dict, dict] | None = None  # (checks, transitions), see apb.engine.compiled
         self._generator: SuccessorGenerator | None = None
@@ -161,22 +171,33 @@ class Task:
         (apb.engine.templates), complex preconditions and conditional effects as in `_make_action`."""
         templates: dict[int, ActionTemplate] = {}
         fact_id = self._fact_ids.get
-        actions = []
-        for schema, args in bindings:
+        actions: list[GroundAction] = []
+        for schema, group in itertools.groupby(bindings, key=operator.itemgetter(0)):
             template = templates.get(id(schema))
             if template is None:
                 template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
                                                                   self.problem, self.has_costs)
+            found = [args for _, args in group]
+            if template.strips and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
+                actions += template.build_all(found, self._conditions_of, GroundAction)
+            else:
+                actions += self._make_general(schema, template, found)
+        return actions
+
+    def _make_general(self, schema: ActionSchema, template: ActionTemplate, bindings) -> list[GroundAction]:
+        """The possible ground actions of these bindings of a schema, one template call each."""
+        actions = []
+        for args in bindings:
             made = template.make(args)
             if made is None:  # a static, equality or unreachable precondition fails
                 continue
             pre, neg, add, delete, cost = made
             parts: tuple = ()
             effects: tuple = ()
-            if not template.strips:
-                binding = dict(zip((p.name for p in schema.parameters), args))
-                if schema.complex_precondition:
-                    parts = self._complex_parts(schema, binding, pre, neg)
+            binding = dict(zip((p.name for p in schema.parameters), args))
+            if schema.complex_precondition:
+                parts = self._complex_parts(schema, binding, pre, neg)
+            if not template.effects_inline:  # else the template gave the effects
                 add, delete, effects = self._effects.ground(schema, binding)
             action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
                                   tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,
@@ -257,14 +278,14 @@ class Task:
     def applicable(self, state: State) -> list[GroundAction]:
         """The ground actions applicable in `state`, sorted by their PDDL string."""
         bits = state.bits
-        if len(self._checks) <= SCAN_LIMIT and not self._extra_ids:
+        if len(self.actions) <= SCAN_LIMIT and not self._extra_ids:
             return [a for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
         actions = self.actions
         return [actions[i] for i in self.applicable_ids(bits)]
 
     def applicable_ids(self, bits: int) -> list[int]:
         """Indices into `actions` of the actions applicable in the state with these bits, ascending."""
-        if len(self._checks) <= SCAN_LIMIT:
+        if len(self.actions) <= SCAN_LIMIT:
             ids = [a.index for pre, neg, a in self._checks if bits & pre == pre and not bits & neg]
         else:
             ids = self._successors().applicable_ids(bits)
@@ -280,7 +301,8 @@ class Task:
 
     def _successors(self) -> SuccessorGenerator:
         if self._generator is None:  # built on first use: grounding stays cheap for tasks never simulated
-            self._generator = SuccessorGenerator([a.pre for a in self.actions], [a.neg_mask for a in self.actions])
+            with paused_gc():
+                self._generator = SuccessorGenerator([a.pre for a in self.actions], [a.neg for a in self.actions])
         return self._generator
 
     def is_applicable(self, state: State, action: GroundAction) -> bool:

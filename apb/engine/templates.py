@@ -2,11 +2,12 @@
 
 `ActionTemplate(schema, ...)` generates and compiles one Python function per schema that maps a tuple of objects
 (one per parameter) to the ground action's literal part: the fact ids of its positive and negative literal
-preconditions, of its unconditional add and delete effects (STRIPS schemas only) and its step cost; or None when
-a static or equality precondition fails or a positive fluent precondition is never reachable (the action can
-never apply). It computes exactly what the task's general path (`Task._make_action`) computes for those parts,
-without building a binding dictionary, explanation texts or a tuple per literal; the explanation texts of an
-action are built when first asked for (`GroundAction.conditions`).
+preconditions, of its unconditional add and delete effects (schemas without conditional effects) and its step
+cost; or None when a static or equality precondition fails or a positive fluent precondition is never reachable
+(the action can never apply). It computes exactly what the task's general path (`Task._make_action`) computes
+for those parts, without building a binding dictionary, explanation texts or a tuple per literal; the
+explanation texts of an action are built when first asked for (`GroundAction.conditions`). For a STRIPS schema,
+`build_all` makes the ground actions of all its bindings in one generated loop (no Python call per binding).
 """
 
 from __future__ import annotations
@@ -14,7 +15,27 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from apb.engine.effects import action_cost
-from apb.engine.model import ActionSchema, Problem
+from apb.engine.model import ActionSchema, And, ConditionalEffect, Literal, Problem
+
+
+def _static_test(ce: ConditionalEffect, fluent_preds: frozenset, term: Callable, atom: Callable) -> str | None:
+    """A Python test of a conditional effect's condition when static facts and equalities decide it (a literal or
+    a conjunction of literals, no forall variables), else None."""
+    if ce.parameters:
+        return None
+    if ce.condition is None:
+        return "True"
+    literals = ce.condition.parts if isinstance(ce.condition, And) else (ce.condition,)
+    tests = []
+    for lit in literals:
+        if not isinstance(lit, Literal) or lit.predicate in fluent_preds:
+            return None
+        if lit.predicate == "=":
+            a, b = (term(x) for x in lit.args)
+            tests.append(f"{a} {'==' if lit.positive else '!='} {b}")
+        else:
+            tests.append(f"{atom(lit.predicate, lit.args)} {'in' if lit.positive else 'not in'} static")
+    return "(" + " and ".join(tests) + ")" if tests else "True"
 
 
 class ActionTemplate:
@@ -50,10 +71,18 @@ class ActionTemplate:
             else:
                 lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is not None: neg.append(f)"]
         lines += ["    add = []", "    delete = []"]
-        if self.strips:
+        # The effects too, when no effect is conditional or every condition is decided by static facts and
+        # equalities alone (no forall): the ids come in the order EffectGrounder gives them.
+        tests = [_static_test(ce, fluent_preds, term, atom) for ce in schema.conditional_effects]
+        self.effects_inline = all(test is not None for test in tests)
+        if self.effects_inline:
             for eff in schema.effects:
                 target = "add" if eff.positive else "delete"
                 lines += [f"    f = fid({atom(eff.predicate, eff.args)})", f"    if f is not None: {target}.append(f)"]
+            for ce, test in zip(schema.conditional_effects, tests):
+                lit = ce.literal
+                lines += [f"    if {test}:", f"        f = fid({atom(lit.predicate, lit.args)})",
+                          f"        if f is not None: {'add' if lit.positive else 'delete'}.append(f)"]
         if not has_costs:
             lines.append("    return pre, neg, add, delete, 1")
         else:
@@ -70,9 +99,81 @@ class ActionTemplate:
             return action_cost(schema, dict(zip(names, args)), problem, True)
 
         namespace = {"fid": fact_id, "static": static_facts, "values": problem.function_values.get,
-                     "cost_error": cost_error}
+                     "cost_error": cost_error, "fluent": fluent_preds}
         exec(compile("\n".join(lines) + "\n", f"<template {schema.name}>", "exec"), namespace)  # names, reprs
         self.make: Callable = namespace["make"]
+        self._namespace = namespace
+        self._build_all: Callable | None = None
+        self._has_costs = has_costs
+        self._term, self._atom = term, atom
+
+    def build_all(self, bindings, conditions: Callable, action_class: type) -> list:
+        """For a STRIPS schema: the possible ground actions (`action_class(...)`, conditions made on first use by
+        `conditions(action)`) of all these bindings, in order, from one generated loop; the same actions
+        `make` and the task's general path give, without a Python call per binding to reach them."""
+        if self._build_all is None:
+            self._build_all = self._compile_all()
+        return self._build_all(bindings, conditions, action_class)
+
+    def _compile_all(self) -> Callable:
+        schema, term, atom = self.schema, self._term, self._atom
+        names = [p.name for p in schema.parameters]
+        lines = ["def build_all(bindings, conditions, new):", "    out = []", "    append = out.append",
+                 "    for args in bindings:"]
+        if names:
+            lines.append(f"        {', '.join(term(n) for n in names)}, = args")
+
+        def collect(name: str, literals: list, required: bool) -> None:
+            """`name` = the fact ids of these literals in order (duplicates dropped); a missing required one
+            skips the binding, a missing optional one is left out."""
+            if not literals:
+                lines.append(f"        {name} = ()")
+                return
+            twice = len({lit.predicate for lit in literals}) < len(literals)  # only then can two ids be equal
+            if required:
+                for k, lit in enumerate(literals):
+                    lines.extend([f"        {name}{k} = fid({atom(lit.predicate, lit.args)})",
+                                  f"        if {name}{k} is None: continue"])
+                ids = "(" + "".join(f"{name}{k}, " for k in range(len(literals))) + ")"
+            else:
+                lines.append(f"        {name}l = []")
+                for lit in literals:
+                    lines.extend([f"        f = fid({atom(lit.predicate, lit.args)})",
+                                  f"        if f is not None: {name}l.append(f)"])
+                ids = f"{name}l"
+            if twice:
+                lines.append(f"        {name} = tuple(dict.fromkeys({ids}))")
+            else:
+                lines.append(f"        {name} = {ids}" if required else f"        {name} = tuple({ids})")
+
+        for lit in schema.precondition:
+            if lit.predicate == "=":
+                a, b = (term(x) for x in lit.args)
+                lines.append(f"        if {a} {'!=' if lit.positive else '=='} {b}: continue")
+            elif lit.predicate not in self._namespace["fluent"]:
+                test = "not in" if lit.positive else "in"
+                lines.append(f"        if {atom(lit.predicate, lit.args)} {test} static: continue")
+        fluent = [lit for lit in schema.precondition if lit.predicate != "=" and lit.predicate in
+                  self._namespace["fluent"]]
+        collect("pre", [lit for lit in fluent if lit.positive], True)
+        collect("neg", [lit for lit in fluent if not lit.positive], False)
+        collect("add", [e for e in schema.effects if e.positive], False)
+        collect("delete", [e for e in schema.effects if not e.positive], False)
+        if not self._has_costs:
+            lines.append("        cost = 1")
+        else:
+            lines.append("        total = 0")
+            for term_ in schema.cost:
+                if term_.function is None:
+                    lines.append(f"        total += {term_.value!r}")
+                else:
+                    lines += [f"        v = values({atom(term_.function, term_.args)})",
+                              "        if v is None: return cost_error(args)", "        total += v"]
+            lines.append("        cost = int(total) if float(total).is_integer() else total")
+        lines += ["        append(new(schema, args, pre, neg, add, delete, conditions, cost=cost))", "    return out"]
+        namespace = dict(self._namespace, schema=schema)
+        exec(compile("\n".join(lines) + "\n", f"<all of {schema.name}>", "exec"), namespace)  # names, reprs
+        return namespace["build_all"]
 
     def __call__(self, args: tuple[str, ...]):
         return self.make(args)

@@ -1,0 +1,109 @@
+"""The fast paths of grounding give exactly what the general, interpreted paths give: the ground actions a
+schema's generated loop makes (`ActionTemplate.build_all`), the masks made on first use, the lazily built
+successor tree and the join plans compiled to Python, on IPC domains with action costs, negative and equality
+preconditions, duplicate literals, conditional effects and derived predicates."""
+
+from __future__ import annotations
+
+import random
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import apb.engine.joins as joins_module
+import apb.engine.task as task_module
+from apb.engine.ground import (
+    _axiom_schema,
+    _FactIndex,
+    _SchemaGrounder,
+    _variants,
+    fluent_predicates,
+    ground,
+    object_types,
+)
+from apb.engine.task import Task
+
+ROOT = Path(__file__).resolve().parents[1]
+IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from ipc_coverage import problem_pairs  # noqa: E402  (the benchmark's pairing of problems with domain files)
+
+
+def load(folder: str) -> Task:
+    if not (IPC / folder).is_dir():
+        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
+    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from apb.engine import load_domain, load_problem
+        domain = load_domain(domain_file)
+        return Task(domain, load_problem(problem_file, domain))
+
+
+def fields(action) -> tuple:
+    return (str(action), action.pre, action.neg, action.add, action.delete, action.cost, action.pre_mask,
+            action.neg_mask, action.add_mask, action.del_mask, action.conditions, action.is_strips)
+
+
+@pytest.mark.parametrize("folder", ["elevators-sat08-strips", "folding-opt23-adl",
+                                    "caldera-opt18-adl", "childsnack-sat14-strips", "tidybot-opt11-strips",
+                                    "barman-sat11-strips"])
+def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
+    monkeypatch.setattr(task_module, "BULK_MIN", 1)  # every STRIPS schema through its generated loop
+    task = load(folder)
+    expected = []
+    for schema, args in ground(task.domain, task.problem).bindings:
+        action = task._make_action(schema, args)
+        if not action.never_applicable:
+            expected.append(fields(action))
+    assert expected
+    assert [fields(a) for a in task.actions] == sorted(expected)
+    rng = random.Random(3)
+    state = task.initial_state
+    for _ in range(30):  # the lazy successor tree answers as a scan of the masks does
+        ids = task.applicable_ids(state.bits)
+        assert ids == [a.index for a in task.actions if task.is_applicable(state, a)]
+        state = task.successor(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
+
+
+@pytest.mark.parametrize("folder", ["caldera-opt18-adl", "folding-opt23-adl", "assembly", "airport-adl",
+                                    "childsnack-sat14-strips", "optical-telegraphs"])
+def test_compiled_joins_equal_the_interpreted_plans(folder, monkeypatch):
+    """Each join plan compiled to nested loops (`_SchemaGrounder._code`) finds the bindings `_step` finds, in the
+    same order: over every reached fact, and from single facts (the semi-naive rounds)."""
+    monkeypatch.setattr(joins_module, "COMPILE_AFTER", 0)  # compiled from the first run
+    task = load(folder)
+    domain, problem = task.domain, task.problem
+    reached = ground(domain, problem).reachable_facts
+    objects = object_types(domain, problem)
+
+    def objects_of(types):
+        return frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
+
+    static_preds = frozenset(domain.predicates) - fluent_predicates(domain)
+    static = frozenset(f for f in reached if f[0] in static_preds)
+    index = _FactIndex()
+    for fact in sorted(reached):
+        index.add(fact)
+    rng = random.Random(5)
+    compared = 0
+    for schema in [*domain.actions, *(_axiom_schema(a) for a in domain.axioms)]:
+        for variant in _variants(schema):
+            grounder = _SchemaGrounder(variant, domain, objects_of, static_preds, static)
+            interpreted: list = []
+            grounder._step(grounder._plan(None), 0, [None] * len(grounder.params), index, interpreted, None)
+            assert grounder._code(None) is not None
+            assert grounder.join(index) == interpreted
+            for j, lit in enumerate(grounder.positives):
+                facts = index.by_pred.get(lit.predicate, [])
+                for args in rng.sample(facts, min(8, len(facts))):
+                    expected: list = []
+                    grounder._step(grounder._plan(j), 0, [None] * len(grounder.params), index, expected, args)
+                    found: list = []
+                    grounder.join_from(j, args, index, found)
+                    assert found == expected
+                    compared += len(found)
+            compared += len(interpreted)
+    assert compared
