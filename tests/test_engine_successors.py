@@ -8,7 +8,7 @@ import pytest
 from conftest import reference_task, require_reference
 
 from apb.engine.successors import SuccessorGenerator
-from apb.engine.task import SCAN_LIMIT
+from apb.engine.task import PROBE_LIMIT, SCAN_LIMIT
 
 
 def scan(task, bits: int) -> list[int]:
@@ -29,8 +29,10 @@ def test_generator_matches_scan_along_random_walks(dataset, instance):
         assert task.applicable_ids(state.bits) == expected
         assert [a.index for a in task.applicable(state)] == expected
         state = task.apply(state, task.actions[rng.choice(expected)]) if expected else task.initial_state
-    if len(task.actions) > SCAN_LIMIT:
-        assert task._generator is not None  # the tree, not the scan, answered
+    if len(task.actions) > PROBE_LIMIT:
+        assert task._checks == () and task._generator is not None  # the tree, not the scan, answered
+    elif len(task.actions) <= SCAN_LIMIT:
+        assert task._checks and task._generator is None  # the scan answered, no tree was built
 
 
 def test_generator_handles_actions_without_preconditions_and_negative_ones():

@@ -143,6 +143,29 @@ class SuccessorGenerator:
         return found
 
 
+    def work(self, bits: int) -> int:
+        """What `applicable_ids(bits)` costs, in units of one precondition test of a linear scan: a visited node
+        costs about two (measured: the node test, the child mask walk), an action tested at a node one."""
+        visited = tested = 0
+        stack = [self._root]
+        while stack:
+            node = stack.pop()
+            visited += 1
+            if bits & node.need != node.need:
+                if node.pending is None:
+                    continue
+                self._build_now(node)
+                if bits & node.need != node.need:
+                    continue
+            tested += len(node.immediate)
+            true = bits & node.mask
+            while true:
+                low = true & -true
+                stack.append(node.children[low])
+                true ^= low
+        return 2 * visited + tested
+
+
 def _lazy(entries: list, path: frozenset) -> _Node:
     """A node not built yet (see `SuccessorGenerator._build`)."""
     node = _Node()
