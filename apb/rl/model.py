@@ -45,27 +45,30 @@ class RelationalGNN(nn.Module):
         graph = torch.from_numpy(batch.graph)
         flags = torch.from_numpy(batch.flags)[graph]
         inner = 2 * self.hidden
-        # per arity: the atoms of all its relations, each row's relation (position in the group) and objects
-        fused = []
+        # per arity: the atoms of all its relations, as rows of the (objects x positions) projections to gather,
+        # and each atom's relation offset; the messages of all arities reach their objects in one scatter
+        fused, targets = [], []
         for a in self.groups:
             parts = [(i, batch.atoms[r]) for i, r in enumerate(self.members[a]) if len(batch.atoms[r])]
             if not parts:
                 continue
             index = torch.from_numpy(np.concatenate([p for _, p in parts]))
             relation = torch.cat([torch.full((len(p),), i, dtype=torch.long) for i, p in parts])
-            target = index.reshape(-1, 1).expand(-1, self.hidden)
-            fused.append((a, index, relation, target))
+            rows = (index * a + torch.arange(a)).reshape(-1)
+            fused.append((a, rows, len(index), self.bias[str(a)][relation]))
+            targets.append(index.reshape(-1))
+        target = torch.cat(targets).reshape(-1, 1).expand(-1, self.hidden) if targets else None
         h = torch.tanh(self.embed(types))
         n, k = h.shape
         for _ in range(iterations):
+            messages = []
+            for a, rows, count, offset in fused:
+                projected = self.first[str(a)](h).reshape(n * a, inner)
+                pre = projected.index_select(0, rows).reshape(count, a, inner).sum(1) + offset
+                messages.append(self.second[str(a)](torch.relu(pre)).reshape(count * a, k))
             incoming = torch.zeros(n, k)
-            for a, index, relation, target in fused:
-                projected = self.first[str(a)](h).reshape(n, a, inner)
-                pre = self.bias[str(a)][relation]
-                for j in range(a):
-                    pre = pre + projected[index[:, j], j]
-                messages = self.second[str(a)](torch.relu(pre)).reshape(len(index) * a, k)
-                incoming = incoming.scatter_reduce(0, target, messages, reduce="amax", include_self=True)
+            if target is not None:
+                incoming = incoming.scatter_reduce(0, target, torch.cat(messages), reduce="amax", include_self=True)
             h = self.update(torch.cat([incoming, flags], dim=1), h)
         per_object = self.value(h).squeeze(1)
         return torch.zeros(batch.num_graphs).index_add(0, graph, per_object)
