@@ -31,7 +31,7 @@ from apb.rl.problems import cost_to_go, problems, size_rule
 class TrainConfig:
     domain: str
     max_objects: int
-    problems: int = 24  # training problems, sizes drawn from max_objects - 2 to max_objects
+    problems: int = 40  # training problems, sizes drawn from max_objects - 2 to max_objects
     states_per_problem: int = 300  # sampled states (each with two successors) per problem (all when fewer)
     epochs: int = 10
     batch_size: int = 64
