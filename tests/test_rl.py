@@ -59,6 +59,40 @@ def test_blocksworld_bound_is_admissible_on_every_state_and_tighter_than_lmcut()
     assert lower_bound(generate("gripper", 7, seed=0).task)[1] == "lmcut"
 
 
+def test_goal_atoms_are_split_into_unmet_and_met_relations():
+    from apb.domains import registry
+    from apb.engine import load_domain
+    from apb.rl.graphs import TaskEncoder, Vocabulary
+    from apb.rl.problems import cost_to_go, generate
+
+    vocabulary = Vocabulary(load_domain(registry.domain_file("blocksworld")))
+    task = generate("blocksworld", 4, seed=3).task
+    encoder = TaskEncoder(vocabulary, task)
+    unmet, met, on = (vocabulary.relation_index[r] for r in ("goal:on", "done:on", "on"))
+    goals = {tuple(lit.args) for lit in task.goal}
+    names = list(task.objects)
+    for bits, distance in cost_to_go(task).items():
+        graph = encoder.encode(bits)
+        state_on = {tuple(names[i] for i in row) for row in graph.atoms[on]}
+        done = {tuple(names[i] for i in row) for row in graph.atoms[met]}
+        todo = {tuple(names[i] for i in row) for row in graph.atoms[unmet]}
+        assert done | todo == goals and not done & todo and done == goals & state_on
+        assert (distance == 0) == (not todo)
+
+
+def test_training_samples_pair_an_optimal_successor_with_a_worse_one():
+    pytest.importorskip("torch")
+    from apb.rl.policy import GNNPolicy
+    from apb.rl.train import TrainConfig, labelled_states
+
+    data = labelled_states(TrainConfig("blocksworld", 4, problems=3, states_per_problem=50),
+                           GNNPolicy.create("blocksworld"))
+    assert data.problems == 3 and 0 < len(data.pairs) <= 150 and len(data.graphs) == len(data.labels)
+    labels = np.array(data.labels)
+    assert (labels[data.pairs[:, 1]] - labels[data.pairs[:, 0]] >= 1).all()  # the hinge's margin holds for V*
+    assert (labels[data.pairs[:, 0]] == 0).any()  # states next to the goal are sampled too
+
+
 def test_size_rules_and_ranges_are_checked():
     from apb.rl.problems import generate, parse_range
 

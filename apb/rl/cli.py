@@ -16,9 +16,10 @@ def add_rl_parser(sub) -> None:
     t.add_argument("domain", help="a bundled domain with a size rule (blocksworld, gripper, ferry, logistics, ...)")
     t.add_argument("--max-objects", type=int, required=True, help="largest training problem, in objects")
     t.add_argument("--out", required=True, help="checkpoint folder (policy.pt, policy.json; written every epoch)")
-    t.add_argument("--problems", type=int, default=24, help="training problems (default 24)")
+    t.add_argument("--problems", type=int, default=40, help="training problems (default 40)")
     t.add_argument("--epochs", type=int, default=10, help="passes over the labelled states (default 10)")
-    t.add_argument("--states", type=int, default=1000, help="labelled states kept per problem (default 1000)")
+    t.add_argument("--states", type=int, default=300,
+                   help="sampled states per problem, each with an optimal and a non-optimal successor (default 300)")
     t.add_argument("--hidden", type=int, default=32, help="embedding size (default 32)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--json", action="store_true", help="print the training summary as JSON")

@@ -1,8 +1,10 @@
 """Relational state encodings for the GNN policy (numpy only; the model turns them into tensors).
 
 A state of a task is its objects (with their types) and its atoms grouped by relation: every predicate of arity
->= 1 is a relation of the state ("on") and of the goal ("goal:on"), static facts included; nullary atoms
-("handempty") are per-graph flags. The encoding depends on the domain only, never on the problem's size, which is
+>= 1 is a relation of the state ("on", static facts included) and two of the goal: "goal:on" for the goal atoms
+the state does not have yet and "done:on" for those it has (the split the GNN general-policy literature uses: it
+spares the network matching goal atoms against state atoms); nullary atoms ("handempty") are per-graph flags, split
+the same way. The encoding depends on the domain only, never on the problem's size, which is
 what lets a policy trained on small problems run on large ones.
 """
 
@@ -25,12 +27,11 @@ class Vocabulary:
     def __init__(self, domain) -> None:
         predicates = sorted(domain.predicates)
         arity = {p: len(domain.predicates[p].parameters) for p in predicates}
-        self.relations: list[str] = ([p for p in predicates if arity[p]] + [f"goal:{p}" for p in predicates
-                                                                            if arity[p]])
-        self.arities: list[int] = [arity[r.removeprefix("goal:")] for r in self.relations]
+        prefixes = ("", "goal:", "done:")
+        self.relations: list[str] = [f"{prefix}{p}" for prefix in prefixes for p in predicates if arity[p]]
+        self.arities: list[int] = [arity[r.split(":")[-1]] for r in self.relations]
         self.relation_index = {r: i for i, r in enumerate(self.relations)}
-        self.flags: list[str] = ([p for p in predicates if not arity[p]] + [f"goal:{p}" for p in predicates
-                                                                           if not arity[p]])
+        self.flags: list[str] = [f"{prefix}{p}" for prefix in prefixes for p in predicates if not arity[p]]
         self.flag_index = {f: i for i, f in enumerate(self.flags)}
         self.types: list[str] = sorted(set(domain.types) | {"object"})
         self.type_index = {t: i for i, t in enumerate(self.types)}
@@ -71,20 +72,21 @@ class TaskEncoder:
         self.fact_relation: list[int] = []  # per fact id: relation index, or -1 - flag index for nullary facts
         self.fact_args: list[tuple[int, ...]] = []
         for fact in task.fact_names:
-            relation, args = self._lookup(_parts(fact), position, goal=False)
+            relation, args = self._lookup(_parts(fact), position)
             self.fact_relation.append(relation)
             self.fact_args.append(args)
-        fixed: list[tuple[int, tuple[int, ...]]] = []
-        for fact in sorted(task.static_facts):
-            fixed.append(self._lookup(_parts(fact), position, goal=False))
+        self.fixed = [self._lookup(_parts(fact), position) for fact in sorted(task.static_facts)]
+        # per positive goal atom: (its fact's bit, its relation while unmet, its relation once met, its arguments)
+        self.goals: list[tuple[int, int, int, tuple[int, ...]]] = []
         for goal in task.goal:
             if goal.positive and goal.predicate != "=":
-                fixed.append(self._lookup([goal.predicate, *goal.args], position, goal=True))
-        self.fixed = fixed
+                unmet, args = self._lookup([goal.predicate, *goal.args], position, "goal:")
+                met, _ = self._lookup([goal.predicate, *goal.args], position, "done:")
+                self.goals.append((1 << task._fact_ids[(goal.predicate, *goal.args)], unmet, met, args))
         self.static_bits = task._static_bits
 
-    def _lookup(self, parts: list[str], position: dict[str, int], goal: bool) -> tuple[int, tuple[int, ...]]:
-        name = ("goal:" if goal else "") + parts[0]
+    def _lookup(self, parts: list[str], position: dict[str, int], prefix: str = "") -> tuple[int, tuple[int, ...]]:
+        name = prefix + parts[0]
         if len(parts) == 1:
             return -1 - self.vocabulary.flag_index[name], ()
         return self.vocabulary.relation_index[name], tuple(position[a] for a in parts[1:])
@@ -94,6 +96,12 @@ class TaskEncoder:
         grouped: list[list[tuple[int, ...]]] = [[] for _ in vocabulary.relations]
         flags = np.zeros(len(vocabulary.flags), dtype=np.float32)
         for relation, args in self.fixed:
+            if relation < 0:
+                flags[-1 - relation] = 1.0
+            else:
+                grouped[relation].append(args)
+        for bit, unmet, met, args in self.goals:
+            relation = met if bits & bit else unmet
             if relation < 0:
                 flags[-1 - relation] = 1.0
             else:

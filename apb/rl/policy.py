@@ -21,6 +21,7 @@ from apb.rl.model import RelationalGNN, default_iterations
 
 CHECKPOINT = "policy.pt"
 SETTINGS = "policy.json"
+ENCODING = 2  # apb.rl.graphs' state encoding (2: goal atoms split into goal:/done:); older checkpoints need retraining
 
 
 class GNNPolicy:
@@ -37,7 +38,8 @@ class GNNPolicy:
     def create(cls, domain: str, hidden: int = 32, iterations: tuple[int, int] = (6, 24)) -> GNNPolicy:
         vocabulary = Vocabulary(load_domain(registry.domain_file(domain)))
         model = RelationalGNN(vocabulary.arities, len(vocabulary.types), len(vocabulary.flags), hidden)
-        return cls(domain, model, {"domain": domain, "hidden": hidden, "iterations": list(iterations)})
+        return cls(domain, model, {"domain": domain, "hidden": hidden, "iterations": list(iterations),
+                                   "encoding": ENCODING})
 
     # ---- checkpoints ------------------------------------------------------------------------------------------
     def save(self, folder: str | os.PathLike, **extra: Any) -> Path:
@@ -55,6 +57,9 @@ class GNNPolicy:
             raise ApbError(f"{folder} is not a trained policy: it needs {SETTINGS} and {CHECKPOINT} "
                            "(write one with apb rl train DOMAIN --out DIR)")
         settings = json.loads((folder / SETTINGS).read_text())
+        if settings.get("encoding") != ENCODING:
+            raise ApbError(f"{folder} was trained with an older state encoding of apb.rl: train it again with "
+                           "apb rl train DOMAIN --out DIR")
         policy = cls.create(settings["domain"], settings["hidden"], tuple(settings["iterations"]))
         policy.model.load_state_dict(torch.load(folder / CHECKPOINT, weights_only=True))
         policy.model.eval()
@@ -75,7 +80,7 @@ class GNNPolicy:
         encoder = self.encoder(task)
         batch = collate([encoder.encode(bits) for bits in states])
         iterations = default_iterations(len(task.objects), tuple(self.settings["iterations"]))
-        with torch.no_grad():
+        with torch.inference_mode():
             return self.model(batch, iterations).numpy()
 
     def choose(self, task: Task, bits: int, visited: set[int] | None = None) -> int | None:
