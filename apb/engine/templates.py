@@ -38,6 +38,20 @@ def _static_test(ce: ConditionalEffect, fluent_preds: frozenset, term: Callable,
     return "(" + " and ".join(tests) + ")" if tests else "True"
 
 
+def _cost_lines(schema: ActionSchema, atom: Callable, indent: str) -> list[str]:
+    """Generated lines that set `cost` to the schema's cost for the bindings in scope (`values` reads a function's
+    value; a missing one returns `cost_error(args)`, the general path's error)."""
+    lines = [f"{indent}total = 0"]
+    for term_ in schema.cost:
+        if term_.function is None:
+            lines.append(f"{indent}total += {term_.value!r}")
+        else:
+            lines += [f"{indent}v = values({atom(term_.function, term_.args)})",
+                      f"{indent}if v is None: return cost_error(args)", f"{indent}total += v"]
+    lines.append(f"{indent}cost = int(total) if float(total).is_integer() else total")
+    return lines
+
+
 class ActionTemplate:
     """`template(args) -> (pre, neg, add, delete, cost) | None` for one schema (see the module docstring)."""
 
@@ -86,14 +100,8 @@ class ActionTemplate:
         if not has_costs:
             lines.append("    return pre, neg, add, delete, 1")
         else:
-            lines.append("    total = 0")
-            for term_ in schema.cost:
-                if term_.function is None:
-                    lines.append(f"    total += {term_.value!r}")
-                else:
-                    lines += [f"    v = values({atom(term_.function, term_.args)})",
-                              "    if v is None: return cost_error(args)", "    total += v"]
-            lines.append("    return pre, neg, add, delete, (int(total) if float(total).is_integer() else total)")
+            lines += _cost_lines(schema, atom, "    ")
+            lines.append("    return pre, neg, add, delete, cost")
 
         def cost_error(args: tuple[str, ...]):  # raises the general path's error naming the missing value
             return action_cost(schema, dict(zip(names, args)), problem, True)
@@ -162,14 +170,7 @@ class ActionTemplate:
         if not self._has_costs:
             lines.append("        cost = 1")
         else:
-            lines.append("        total = 0")
-            for term_ in schema.cost:
-                if term_.function is None:
-                    lines.append(f"        total += {term_.value!r}")
-                else:
-                    lines += [f"        v = values({atom(term_.function, term_.args)})",
-                              "        if v is None: return cost_error(args)", "        total += v"]
-            lines.append("        cost = int(total) if float(total).is_integer() else total")
+            lines += _cost_lines(schema, atom, "        ")
         lines += ["        append(new(schema, args, pre, neg, add, delete, conditions, cost=cost))", "    return out"]
         namespace = dict(self._namespace, schema=schema)
         exec(compile("\n".join(lines) + "\n", f"<all of {schema.name}>", "exec"), namespace)  # names, reprs
