@@ -10,9 +10,10 @@ the task's axioms recompute the derived facts (see `Task.successor_bits`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from apb.engine.bits import bit_mask
 from apb.engine.model import ActionSchema
 
 
@@ -54,8 +55,8 @@ class GroundEffect:
     def __init__(self, condition, add: tuple[int, ...], delete: tuple[int, ...]) -> None:
         self.condition = condition
         self.add, self.delete = add, delete
-        self.add_mask = _mask(add)
-        self.del_mask = _mask(delete)
+        self.add_mask = bit_mask(add)
+        self.del_mask = bit_mask(delete)
 
     def __repr__(self) -> str:
         return f"GroundEffect(when {self.condition.text}: +{self.add} -{self.delete})"
@@ -111,7 +112,7 @@ class GroundAction:
         ids = _MASK_OF.get(name)
         if ids is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        mask = _mask(getattr(self, ids))
+        mask = bit_mask(getattr(self, ids))
         object.__setattr__(self, name, mask)
         return mask
 
@@ -154,13 +155,6 @@ _MASK_OF = {"pre_mask": "pre", "neg_mask": "neg", "add_mask": "add", "del_mask":
 def mask_decided(formula) -> bool:
     """True when a ground formula is a fact or a conjunction of facts (then its masks decide it)."""
     return formula.kind == "fact" or (formula.kind in ("and", "forall") and not formula.complex)
-
-
-def _mask(ids: Iterable[int]) -> int:
-    mask = 0
-    for i in ids:
-        mask |= 1 << i
-    return mask
 
 
 @dataclass

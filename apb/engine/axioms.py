@@ -10,6 +10,7 @@ iff their basic facts are. After an action, `AxiomEvaluator.update` re-evaluates
 
 from __future__ import annotations
 
+from apb.engine.bits import bit_ids
 from apb.engine.errors import PDDLSemanticError
 from apb.engine.formulas import NNF, predicates_of, python_condition, to_nnf
 from apb.engine.model import Domain
@@ -101,9 +102,9 @@ class AxiomEvaluator:
                 for pos, neg in disjuncts:
                     rule = (1 << head, pos, neg, head)
                     self._rules_of_head.setdefault(head, []).append(rule)
-                    for fact in _ids(pos):
+                    for fact in bit_ids(pos):
                         self._pos_users.setdefault(fact, []).append(rule)
-                    for fact in _ids(neg):
+                    for fact in bit_ids(neg):
                         self._neg_users.setdefault(fact, []).append(rule)
 
     def update(self, parent: int, bits: int) -> int:
@@ -122,7 +123,7 @@ class AxiomEvaluator:
             return bits
         added, deleted = bits & changed, parent & changed
         pos_users, neg_users = self._pos_users, self._neg_users
-        gained, lost = _ids(added), _ids(deleted)
+        gained, lost = bit_ids(added), bit_ids(deleted)
         removed = []
         stack = list(lost)  # facts that became false: the rules using them positively lose them
         for fact in gained:  # negated basic facts that became true
@@ -213,7 +214,7 @@ def dnf(formula, limit: int) -> list[tuple[int, int]] | None:
                 return None
             result = [(p | q, n | m) for p, n in result for q, m in options if not (p | q) & (n | m)]
         return result if len(result) <= limit else None
-    result = [(1 << f, 0) for f in _ids(formula.pos_mask)] + [(0, 1 << f) for f in _ids(formula.neg_mask)]
+    result = [(1 << f, 0) for f in bit_ids(formula.pos_mask)] + [(0, 1 << f) for f in bit_ids(formula.neg_mask)]
     for child in formula.complex:
         options = dnf(child, limit)
         if options is None or len(result) + len(options) > limit:
@@ -232,23 +233,6 @@ def fact_mask(formula) -> int:
     for child in formula.complex:
         mask |= fact_mask(child)
     return mask
-
-
-def _ids(mask: int) -> list[int]:
-    if mask.bit_count() <= 12:
-        ids = []
-        while mask:
-            low = mask & -mask
-            ids.append(low.bit_length() - 1)
-            mask ^= low
-        return ids
-    digits = bin(mask)[:1:-1]
-    ids = []
-    i = digits.find("1")
-    while i >= 0:
-        ids.append(i)
-        i = digits.find("1", i + 1)
-    return ids
 
 
 def axiom_nnf(domain: Domain) -> list[tuple[object, NNF]]:

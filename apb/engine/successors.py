@@ -19,6 +19,8 @@ import gc
 import heapq
 from collections.abc import Sequence
 
+from apb.engine.bits import bit_mask
+
 
 class _Node:
     __slots__ = ("children", "immediate", "mask", "need", "pending")
@@ -51,10 +53,10 @@ class SuccessorGenerator:
             if len(entry[0]) > depth:
                 remaining.append(entry)
             else:
-                node.immediate.append((0, _mask(entry[1]), entry[2]))
+                node.immediate.append((0, bit_mask(entry[1]), entry[2]))
         if len(remaining) == 1:  # one action left: test its other facts at once rather than by a chain of nodes
             pre, neg, index = remaining[0]
-            node.immediate.append((_mask(f for f in pre if f not in path), _mask(neg), index))
+            node.immediate.append((bit_mask(f for f in pre if f not in path), bit_mask(neg), index))
             return
         if not remaining:
             return
@@ -76,12 +78,12 @@ class SuccessorGenerator:
             # otherwise), then left out below.
             shared = [f for f, count in counts.items() if count == len(remaining)]
             if shared:
-                node.need = _mask(shared)
+                node.need = bit_mask(shared)
                 path = path | frozenset(shared)
                 for f in shared:
                     del counts[f]
                 if not counts:  # every action here needs exactly these facts
-                    node.immediate = [(0, _mask(neg), index) for _, neg, index in remaining]
+                    node.immediate = [(0, bit_mask(neg), index) for _, neg, index in remaining]
                     return
         heap = [(-count, f) for f, count in counts.items()]
         heapq.heapify(heap)
@@ -172,10 +174,3 @@ def _lazy(entries: list, path: frozenset) -> _Node:
     node.need = -1
     node.pending = (entries, path)
     return node
-
-
-def _mask(ids) -> int:
-    mask = 0
-    for i in ids:
-        mask |= 1 << i
-    return mask

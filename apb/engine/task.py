@@ -25,8 +25,9 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 
-from apb.engine.actions import Condition, GroundAction, State, ValidationResult, _mask, mask_decided
+from apb.engine.actions import Condition, GroundAction, State, ValidationResult, mask_decided
 from apb.engine.axioms import AxiomEvaluator, stratify
+from apb.engine.bits import bit_ids, bit_mask
 from apb.engine.compiled import compile_actions
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
@@ -94,14 +95,14 @@ class Task:
         self._fact_ids: dict[tuple, int] = {f: i for i, f in enumerate(ordered)}
         self.fact_names: tuple[str, ...] = tuple(fact_str(f) for f in ordered)
         # Static facts that got an id (only goal facts do): set in every state, hidden from `facts`.
-        self._static_bits = _mask(i for i, f in enumerate(ordered) if f in self._static)
+        self._static_bits = bit_mask(i for i, f in enumerate(ordered) if f in self._static)
         objects_of = g.objects_of or self._objects_of
         self._formulas = FormulaGrounder(self._fact_ids.get, static_preds, self._static, objects_of)
         self._effects = EffectGrounder(self._formulas, self._fact_ids.get, objects_of)
         self._complex_nnf: dict[int, list] = {}
         self.has_costs = uses_costs(problem)
         derived = domain.derived_predicates
-        self.derived_mask = _mask(i for i, f in enumerate(ordered) if f[0] in derived)
+        self.derived_mask = bit_mask(i for i, f in enumerate(ordered) if f[0] in derived)
         self.axioms: AxiomEvaluator | None = self._ground_axioms(g) if domain.axioms else None
         self._explainer = Explainer(self.axioms)
         self._cache: dict[tuple[str, tuple[str, ...]], GroundAction] = {}
@@ -148,8 +149,8 @@ class Task:
         self.goal_neg: tuple[int, ...] = tuple(dict.fromkeys(goal_neg))
         # The goal as bitmasks: a state is a goal state iff it has every bit of goal_pos_mask, none of
         # goal_neg_mask, and every formula of goal_extra holds (search code tests goals with is_goal_bits).
-        self.goal_pos_mask = _mask(self.goal_pos)
-        self.goal_neg_mask = _mask(self.goal_neg)
+        self.goal_pos_mask = bit_mask(self.goal_pos)
+        self.goal_neg_mask = bit_mask(self.goal_neg)
         self.is_strips = self.axioms is None and not self.goal_extra and all(a.is_strips for a in actions)
 
     def _objects_of(self, types: tuple[str, ...]) -> frozenset[str]:
@@ -425,13 +426,7 @@ class Task:
 
     def fact_ids(self, state: State) -> list[int]:
         """Ids of the true facts of `state`, ascending."""
-        bits = state.bits
-        ids = []
-        while bits:
-            low = bits & -bits
-            ids.append(low.bit_length() - 1)
-            bits ^= low
-        return ids
+        return bit_ids(state.bits)
 
     @property
     def static_facts(self) -> frozenset[str]:

@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from apb.engine import Domain, Literal, Task
+from apb.engine.bits import bit_ids
 from apb.equivalence.invariants import GroundModel, Group, mutex_groups
 from apb.equivalence.scene import Scene, fluent_predicates, monotone_predicates
 from apb.planners import solve
@@ -79,12 +80,7 @@ def _popcount(bits: int) -> int:
 
 
 def _ids(bits: int) -> set[int]:
-    out = set()
-    while bits:
-        low = bits & -bits
-        out.add(low.bit_length() - 1)
-        bits ^= low
-    return out
+    return set(bit_ids(bits))
 
 
 class _Search:
