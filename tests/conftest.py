@@ -236,6 +236,22 @@ def reference_task(dataset: str, problem: Path) -> Task:
     return load_task(reference_domain(dataset), problem)
 
 
+def first_ipc_problem(folder: str) -> tuple[Path, Path]:
+    """(domain file, problem file) of the first problem of an IPC reference folder, paired as
+    benchmarks/ipc_coverage.py pairs them; skips the test when the folder is missing."""
+    import sys
+
+    ipc = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "ipc-classical"
+    if not (ipc / folder).is_dir():
+        pytest.skip(f"IPC reference folder missing: {ipc / folder}")
+    benchmarks = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    from ipc_coverage import problem_pairs
+
+    return problem_pairs(ipc / folder)[0]
+
+
 def engine_data(*parts: str) -> Path:
     """A file of the engine's own test data (tests/data/engine/...)."""
     path = ENGINE_DATA.joinpath(*parts)

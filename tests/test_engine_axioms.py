@@ -7,11 +7,11 @@ reaches exactly what enumerating every quantifier instance reaches."""
 from __future__ import annotations
 
 import random
-import sys
 import warnings
 from pathlib import Path
 
 import pytest
+from conftest import first_ipc_problem
 
 from apb.engine import Task, axioms, load_domain, load_problem, load_task
 from apb.engine.axioms import DNF_LIMIT, dnf, fact_mask
@@ -20,9 +20,6 @@ from apb.engine.ground import ground
 
 ROOT = Path(__file__).resolve().parents[1]
 ADL = ROOT / "tests" / "data" / "adl"
-IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from ipc_coverage import problem_pairs  # noqa: E402  (the benchmark's pairing of problems with domain files)
 
 
 def scratch(task: Task, bits: int) -> int:
@@ -70,9 +67,7 @@ def test_an_update_removes_what_lost_support_and_keeps_what_has_another():
 
 @pytest.mark.parametrize("folder", ["psr-middle", "psr-large", "philosophers", "optical-telegraphs"])
 def test_updates_equal_full_evaluation_along_random_walks(folder):
-    if not (IPC / folder).is_dir():
-        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
-    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    domain_file, problem_file = first_ipc_problem(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         task = load_task(domain_file, problem_file)
@@ -90,9 +85,7 @@ def test_updates_equal_full_evaluation_along_random_walks(folder):
 @pytest.mark.parametrize("folder", ["psr-middle", "philosophers", "optical-telegraphs"])
 def test_the_rules_of_a_body_hold_exactly_when_the_body_does(folder):
     """The disjunctive normal form that updates use, against the ground body's own evaluation on random bits."""
-    if not (IPC / folder).is_dir():
-        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
-    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    domain_file, problem_file = first_ipc_problem(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         task = load_task(domain_file, problem_file)
@@ -145,9 +138,7 @@ def naive_holds(self, node, binding):
 @pytest.mark.parametrize("folder", ["optical-telegraphs", "philosophers", "psr-middle", "assembly", "airport-adl",
                                     "miconic-fulladl", "schedule"])
 def test_grounding_with_early_quantifier_tests_reaches_what_enumeration_reaches(folder, monkeypatch):
-    if not (IPC / folder).is_dir():
-        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
-    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    domain_file, problem_file = first_ipc_problem(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         domain = load_domain(domain_file)

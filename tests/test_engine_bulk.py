@@ -6,11 +6,10 @@ preconditions, duplicate literals, conditional effects and derived predicates.""
 from __future__ import annotations
 
 import random
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
+from conftest import first_ipc_problem
 
 import apb.engine.joins as joins_module
 import apb.engine.task as task_module
@@ -25,16 +24,9 @@ from apb.engine.ground import (
 )
 from apb.engine.task import Task
 
-ROOT = Path(__file__).resolve().parents[1]
-IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from ipc_coverage import problem_pairs  # noqa: E402  (the benchmark's pairing of problems with domain files)
-
 
 def load(folder: str) -> Task:
-    if not (IPC / folder).is_dir():
-        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
-    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    domain_file, problem_file = first_ipc_problem(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from apb.engine import load_domain, load_problem

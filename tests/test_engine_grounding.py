@@ -6,19 +6,13 @@ differ, everything else is the same."""
 
 from __future__ import annotations
 
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
+from conftest import first_ipc_problem
 
 from apb.engine.formulas import FormulaGrounder, bindings_of, make, to_nnf
 from apb.engine.task import Task
-
-ROOT = Path(__file__).resolve().parents[1]
-IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from ipc_coverage import problem_pairs  # noqa: E402  (the benchmark's pairing of problems with domain files)
 
 
 def plain_ground(grounder: FormulaGrounder, node, binding):
@@ -43,9 +37,7 @@ def signature(formula):
 @pytest.mark.parametrize("folder", ["optical-telegraphs", "philosophers", "psr-middle", "assembly", "airport-adl",
                                     "miconic-fulladl", "schedule", "trucks"])
 def test_grounding_with_early_exits_equals_grounding_everything(folder):
-    if not (IPC / folder).is_dir():
-        pytest.skip(f"IPC reference folder missing: {IPC / folder}")
-    domain_file, problem_file = problem_pairs(IPC / folder)[0]
+    domain_file, problem_file = first_ipc_problem(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from apb.engine import load_domain, load_problem
