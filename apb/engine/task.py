@@ -321,14 +321,12 @@ class Task:
         scan = len(actions) <= SCAN_LIMIT
         if not scan and len(actions) <= PROBE_LIMIT:
             generator = self._successors()
+            self._checks = ()  # the tree answers applicable_ids during the probe
             bits, work, seen = self.initial_state.bits, 0, 0
             for step in range(PROBE_STEPS):
                 work += generator.work(bits)
                 seen += 1
-                ids = generator.applicable_ids(bits)
-                if self._extra_ids:
-                    checks = self._compiled_actions()[0]
-                    ids = [i for i in ids if i not in checks or checks[i](bits)]
+                ids = self.applicable_ids(bits)
                 if not ids:
                     break
                 bits = self.successor_bits(bits, actions[ids[(step * 7919) % len(ids)]])
