@@ -99,3 +99,48 @@ def test_compiled_joins_equal_the_interpreted_plans(folder, monkeypatch):
                     compared += len(found)
             compared += len(interpreted)
     assert compared
+
+
+@pytest.mark.parametrize("folder", ["caldera-opt18-adl", "childsnack-sat14-strips", "optical-telegraphs"])
+@pytest.mark.parametrize("compile_after", [0, 10**9])
+def test_joins_from_a_fact_skip_fresh_facts_before_it(folder, compile_after, monkeypatch):
+    """Semi-naive without repeats: with `fresh` facts, `join_from(j, ...)` gives exactly the bindings of the plain
+    join whose literals before j match no fresh fact (compiled and interpreted alike), so a binding with several
+    fresh facts is found once per round."""
+    monkeypatch.setattr(joins_module, "COMPILE_AFTER", compile_after)
+    task = load(folder)
+    domain, problem = task.domain, task.problem
+    reached = sorted(ground(domain, problem).reachable_facts)
+    objects = object_types(domain, problem)
+
+    def objects_of(types):
+        return frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
+
+    static_preds = frozenset(domain.predicates) - fluent_predicates(domain)
+    static = frozenset(f for f in reached if f[0] in static_preds)
+    index = _FactIndex()
+    for fact in reached:
+        index.add(fact)
+    rng = random.Random(11)
+    fresh: dict = {}
+    for fact in rng.sample(reached, len(reached) // 3):
+        if fact[0] not in static_preds:
+            fresh.setdefault(fact[0], set()).add(fact[1:])
+    skipped = kept = 0
+    for schema in domain.actions:
+        for variant in _variants(schema):
+            grounder = _SchemaGrounder(variant, domain, objects_of, static_preds, static)
+            slot = grounder.slot
+            for j, lit in enumerate(grounder.positives):
+                for args in sorted(fresh.get(lit.predicate, ()))[:6]:
+                    plain: list = []
+                    grounder.join_from(j, args, index, plain)
+                    expected = [b for b in plain if not any(
+                        tuple(b[slot[a]] if a in slot else a for a in other.args) in fresh.get(other.predicate, ())
+                        for other in grounder.positives[:j])]
+                    found: list = []
+                    grounder.join_from(j, args, index, found, fresh)
+                    assert found == expected
+                    kept += len(found)
+                    skipped += len(plain) - len(found)
+    assert kept and skipped

@@ -176,10 +176,12 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
     results: list[list[tuple[str, ...]]] = [[] for _ in grounders]
     waiting: list[list[tuple[str, ...]]] = [[] for _ in grounders]  # complex precondition not (yet) holding
     effects_waiting: list[list] = [[] for _ in grounders]  # (fact, condition, binding) of conditional effects
-    delta: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    delta: dict[str, list[tuple[str, ...]]] = defaultdict(list)  # facts reached in this round, by predicate
+    queued: set[Fact] = set()  # the same facts: they join the index when the round ends
 
     def reach(fact: Fact) -> None:
-        if index.add(fact):
+        if fact not in queued:
+            queued.add(fact)
             delta[fact[0]].append(fact[1:])
 
     def complex_holds(k: int, args: tuple[str, ...]) -> bool:
@@ -197,7 +199,9 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
         for fact in grounder.adds(args):
             if fact not in reached:
                 reach(fact)
-        if not grounder.conditional:
+        if grounder.when_adds is not None:
+            when(k, grounder, args)
+        if not grounder.when_groups:
             return
         binding = dict(zip(grounder.params, args))
         for condition, parameters, literals, static in grounder.when_groups:  # a `when`'s condition once per instance
@@ -214,12 +218,26 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
                 else:
                     effects_waiting[k].extend((fact, condition, extended) for fact in facts)
 
+    def when(k: int, grounder: _SchemaGrounder, args: tuple[str, ...]) -> None:
+        """The `when`s without forall variables (`grounder.when_adds`): facts reached, or waiting on a fluent."""
+        pending: list[int] = []
+        for fact in grounder.when_adds(args, reached, pending):
+            if fact not in reached:
+                reach(fact)
+        if pending:
+            binding = dict(zip(grounder.params, args))
+            for position in pending:
+                condition, literals = grounder.simple_whens[position]
+                effects_waiting[k].extend((fact, condition, binding) for fact in
+                                          ((lit.predicate, *(binding.get(a, a) for a in lit.args))
+                                           for lit in literals) if fact not in reached)
+
     def consider(k: int, found: list[tuple[str, ...]]) -> None:
         known = seen[k]
         grounder = grounders[k]
         complex_part = grounder.complex
-        if not complex_part and not grounder.conditional:  # `accept` inlined: most bindings of large tasks
-            kept, adds = results[k], grounder.adds
+        if not complex_part and not grounder.when_groups:  # `accept` inlined: most bindings of large tasks
+            kept, adds, when_adds = results[k], grounder.adds, grounder.when_adds
             for args in found:
                 if args in known:
                     continue
@@ -228,6 +246,8 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
                 for fact in adds(args):
                     if fact not in reached:
                         reach(fact)
+                if when_adds is not None:
+                    when(k, grounder, args)
             return
         for args in found:
             if args in known:
@@ -246,6 +266,11 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
             progress(GroundingProgress(rounds, len(reached), sum(len(r) for r in results),
                                        time.perf_counter() - started))
         current, delta = delta, defaultdict(list)
+        queued.clear()
+        for pred, new in current.items():
+            for args in new:
+                index.add((pred, *args))
+        fresh = {pred: set(new) for pred, new in current.items()}
         changed = current.keys()
         for k, grounder in enumerate(grounders):
             for j, lit in enumerate(grounder.positives):
@@ -253,7 +278,7 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
                 if new:
                     found: list[tuple[str, ...]] = []
                     for args in new:
-                        grounder.join_from(j, args, index, found)
+                        grounder.join_from(j, args, index, found, fresh)
                     consider(k, found)
             if waiting[k] and not grounder.complex_preds.isdisjoint(changed):
                 still = []

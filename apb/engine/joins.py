@@ -53,6 +53,50 @@ class _FactIndex:
 COMPILE_AFTER = 64
 
 
+def _literals(node: NNF | None) -> list | None:
+    """The literals of a condition that is a literal or a conjunction of them ([] for none), else None."""
+    if node is None:
+        return []
+    if node.kind == "lit":
+        return [node.literal]
+    if node.kind == "and" and all(part.kind == "lit" for part in node.parts):
+        return [part.literal for part in node.parts]
+    return None
+
+
+def _when_function(whens: list, term: Callable, static_preds: frozenset, static_facts: frozenset) -> Callable:
+    """`when_adds(a, reached, pending)` of `_SchemaGrounder.simple_whens` (see there): the relaxed test of each
+    condition, static literals and equalities exactly, positive fluent ones by `reached`, negated fluent ones true."""
+    def atom(lit) -> str:
+        return "(" + ", ".join([repr(lit.predicate), *(term(x) for x in lit.args)]) + ",)"
+
+    lines = ["def when_adds(a, reached, pending):", "    out = []"]
+    for position, (condition, literals) in enumerate(whens):
+        exact, fluent = [], []
+        for lit in _literals(condition):
+            if lit.predicate == "=":
+                left, right = (term(x) for x in lit.args)
+                exact.append(f"{left} {'==' if lit.positive else '!='} {right}")
+            elif lit.predicate in static_preds:
+                exact.append(f"{atom(lit)} {'in' if lit.positive else 'not in'} static")
+            elif lit.positive:
+                fluent.append(f"{atom(lit)} in reached")
+        indent = "    "
+        if exact:
+            lines.append(f"{indent}if {' and '.join(exact)}:")
+            indent += "    "
+        facts = "".join(atom(lit) + ", " for lit in literals)
+        if fluent:
+            lines += [f"{indent}if {' and '.join(fluent)}:", f"{indent}    out += ({facts})",
+                      f"{indent}else:", f"{indent}    pending.append({position})"]
+        else:
+            lines.append(f"{indent}out += ({facts})")
+    lines.append("    return out")
+    namespace = {"static": static_facts}
+    exec(compile("\n".join(lines) + "\n", "<when>", "exec"), namespace)  # reprs of names only
+    return namespace["when_adds"]
+
+
 class _SchemaGrounder:
     """Enumerates the bindings of one schema whose positive preconditions hold in a fact index.
 
@@ -95,14 +139,26 @@ class _SchemaGrounder:
                                                      for pred, _ in predicates_of(nnf))
                     groups[key] = (nnf, ce.parameters, [], static)
                 groups[key][2].append(ce.literal)
-        self.when_groups = list(groups.values())
         self.effect_preds = frozenset(pred for _, c in self.conditional if c is not None
                                       for pred, _ in predicates_of(c))
         # `adds(args)`: the unconditional add effects' facts, as one generated expression
         terms = {name: f"a[{i}]" for i, name in enumerate(self.params)}
-        facts = ["(" + ", ".join([repr(eff.predicate), *(terms.get(x, repr(x)) for x in eff.args)]) + ",)"
+
+        def term(arg: str) -> str:
+            return terms.get(arg, repr(arg))
+
+        facts = ["(" + ", ".join([repr(eff.predicate), *(term(x) for x in eff.args)]) + ",)"
                  for eff in schema.add_effects]
         self.adds: Callable[[tuple], tuple] = eval(f"lambda a: ({', '.join(facts)}{',' if facts else ''})")  # reprs
+        # The `when`s without forall variables whose condition is a literal conjunction, as one generated function
+        # `when_adds(args, reached, pending)`: the facts of those whose condition may hold, and the positions (in
+        # `simple_whens`: (condition, literals)) of those waiting for a fluent fact appended to `pending`; the
+        # other `when`s stay in `when_groups` (relaxed evaluation per instance of their forall variables).
+        self.when_groups = [g for g in groups.values() if g[1] or _literals(g[0]) is None]
+        self.simple_whens = [(g[0], g[2]) for g in groups.values() if not g[1] and _literals(g[0]) is not None]
+        self.when_adds: Callable | None = None
+        if self.simple_whens:
+            self.when_adds = _when_function(self.simple_whens, term, static_preds, static_facts)
 
     # ---- join plans ------------------------------------------------------------------------------------------
     def _plan(self, first: int | None) -> tuple:
@@ -125,6 +181,7 @@ class _SchemaGrounder:
 
         def take_literal(i: int) -> None:
             lit = self.positives[i]
+            older = first is not None and i < first  # semi-naive: a literal before `first` matches no fresh fact
             positions, key, binds, same = [], [], [], []
             first_pos: dict[str, int] = {}
             for pos, arg in enumerate(lit.args):
@@ -138,9 +195,9 @@ class _SchemaGrounder:
                     binds.append((pos, slot[arg], self.allowed[slot[arg]]))
             bound.update(first_pos)
             if binds:
-                steps.append(["lit", lit.predicate, tuple(positions), tuple(key), tuple(binds), tuple(same), []])
+                steps.append(["lit", lit.predicate, tuple(positions), tuple(key), tuple(binds), tuple(same), older, []])
             else:  # every argument known: a membership test
-                steps.append(["check", lit.predicate, tuple(key), []])
+                steps.append(["check", lit.predicate, tuple(key), older, []])
 
         def take_equalities() -> None:
             progress = True
@@ -207,7 +264,7 @@ class _SchemaGrounder:
             return None
         steps, free, pools, end_filters = self._plan(first)
         namespace: dict = {"static": self.static_facts, "product": itertools.product}
-        lines = ["def run(facts, matching, out, given):"]
+        lines = ["def run(facts, matching, out, given, fresh):"]
         depth = 1
 
         def term(spec) -> str:
@@ -220,6 +277,16 @@ class _SchemaGrounder:
 
         def emit(line: str) -> None:
             lines.append("    " * depth + line)
+
+        def fresh_of(pred: str) -> str:  # the fresh facts' arguments of a predicate, read once per run
+            local = f"fresh_{len(fresh_names)}"
+            if pred not in fresh_names:
+                fresh_names[pred] = local
+                lines.insert(1, f"    {local} = fresh.get({pred!r}, EMPTY)")
+            return fresh_names[pred]
+
+        fresh_names: dict[str, str] = {}
+        namespace["EMPTY"] = frozenset()
 
         def tests(filters) -> list[str]:
             out = []
@@ -239,17 +306,19 @@ class _SchemaGrounder:
         for number, step in enumerate(steps):
             given = first is not None and number == 0
             if step[0] == "check":
-                _, pred, key, filters = step
+                _, pred, key, older, filters = step
                 values = "(" + "".join(term(k) + ", " for k in key) + ")"
                 conditions = [f"given == {values}"] if given else []
                 conditions.append(f"({pred!r}, *{values}) in facts")
+                if older:
+                    conditions.append(f"{values} not in {fresh_of(pred)}")
                 guard(conditions + tests(filters))
             elif step[0] == "eq":
                 _, src, dst, allowed, filters = step
                 emit(f"v{dst} = {term(src)}")
                 guard([f"v{dst} in {name(allowed)}", *tests(filters)])
             else:
-                _, pred, positions, key, binds, same, filters = step
+                _, pred, positions, key, binds, same, older, filters = step
                 if given:
                     emit("for args in (given,):")
                     depth += 1
@@ -263,6 +332,8 @@ class _SchemaGrounder:
                     emit(f"v{slot} = args[{pos}]")
                     conditions.append(f"v{slot} in {name(allowed)}")
                 conditions += [f"args[{a}] == args[{b}]" for a, b in same]
+                if older:
+                    conditions.append(f"args not in {fresh_of(pred)}")
                 guard(conditions + tests(filters))
         result = "(" + "".join(f"v{i}, " for i in range(len(self.params))) + ")"
         if free:
@@ -285,36 +356,43 @@ class _SchemaGrounder:
         out: list[tuple[str, ...]] = []
         run = self._code(None)
         if run is not None:
-            run(index.facts, index.matching, out, None)
+            run(index.facts, index.matching, out, None, None)
             return out
         plan = self._plan(None)
         self._step(plan, 0, [None] * len(self.params), index, out, None)
         return out
 
-    def join_from(self, first: int, args: tuple[str, ...], index: _FactIndex, out: list) -> None:
-        """Appends to `out` the bindings whose literal `first` is the fact with these arguments."""
+    def join_from(self, first: int, args: tuple[str, ...], index: _FactIndex, out: list,
+                  fresh: dict[str, set] | None = None) -> None:
+        """Appends to `out` the bindings whose literal `first` is the fact with these arguments. With `fresh` (the
+        arguments of the facts the index got last, by predicate), a literal before `first` matches none of them:
+        a binding with several fresh facts is then found once, from its first literal matching one."""
+        fresh = fresh or {}
         run = self._code(first)
         if run is not None:
-            run(index.facts, index.matching, out, args)
+            run(index.facts, index.matching, out, args, fresh)
             return
-        self._step(self._plan(first), 0, [None] * len(self.params), index, out, args)
+        self._step(self._plan(first), 0, [None] * len(self.params), index, out, args, fresh)
 
-    def _step(self, plan: tuple, depth: int, vals: list, index: _FactIndex, out: list, given) -> None:
+    def _step(self, plan: tuple, depth: int, vals: list, index: _FactIndex, out: list, given,
+              fresh: dict[str, set] | None = None) -> None:
         steps = plan[0]
         if depth == len(steps):
             self._complete(plan, vals, out)
             return
         step = steps[depth]
         if step[0] == "check":
-            _, pred, key, filters = step
+            _, pred, key, older, filters = step
             values = tuple([vals[k] if k.__class__ is int else k for k in key])
             if (given is not None and tuple(given) != values) or (pred, *values) not in index.facts:
+                return
+            if older and fresh and values in fresh.get(pred, ()):
                 return
             if not filters or self._filters_hold(filters, vals):
                 if depth + 1 == len(steps) and not plan[1] and not plan[3]:
                     out.append(tuple(vals))
                 else:
-                    self._step(plan, depth + 1, vals, index, out, None)
+                    self._step(plan, depth + 1, vals, index, out, None, fresh)
             return
         if step[0] == "eq":
             _, src, dst, allowed, filters = step
@@ -323,15 +401,17 @@ class _SchemaGrounder:
                 return
             vals[dst] = value
             if not filters or self._filters_hold(filters, vals):
-                self._step(plan, depth + 1, vals, index, out, None)
+                self._step(plan, depth + 1, vals, index, out, None, fresh)
             return
-        _, pred, positions, key, binds, same, filters = step
+        _, pred, positions, key, binds, same, older, filters = step
         if given is not None:
             if any(given[p] != (vals[k] if k.__class__ is int else k) for p, k in zip(positions, key)):
                 return
             candidates = (given,)
         else:
             candidates = index.matching(pred, positions, tuple([vals[k] if k.__class__ is int else k for k in key]))
+        if older and fresh and pred in fresh:
+            candidates = [args for args in candidates if args not in fresh[pred]]
         # the last step of a plan without free variables or end filters appends its bindings here
         leaf = depth + 1 == len(steps) and not plan[1] and not plan[3]
         for args in candidates:
@@ -351,7 +431,7 @@ class _SchemaGrounder:
             if leaf:
                 out.append(tuple(vals))
             else:
-                self._step(plan, depth + 1, vals, index, out, None)
+                self._step(plan, depth + 1, vals, index, out, None, fresh)
 
     def _complete(self, plan: tuple, vals: list, out: list) -> None:
         _, free, pools, filters = plan

@@ -186,7 +186,7 @@ class Task:
                 template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
                                                                   self.problem, self.has_costs)
             found = [args for _, args in group]
-            if template.strips and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
+            if template.bulk and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
                 actions += template.build_all(found, self._conditions_of, GroundAction)
             else:
                 actions += self._make_general(schema, template, found)
@@ -202,11 +202,12 @@ class Task:
             pre, neg, add, delete, cost = made
             parts: tuple = ()
             effects: tuple = ()
-            binding = dict(zip((p.name for p in schema.parameters), args))
-            if schema.complex_precondition:
-                parts = self._complex_parts(schema, binding, pre, neg)
-            if not template.effects_inline:  # else the template gave the effects
-                add, delete, effects = self._effects.ground(schema, binding)
+            if schema.complex_precondition or not template.effects_inline:
+                binding = dict(zip((p.name for p in schema.parameters), args))
+                if schema.complex_precondition:
+                    parts = self._complex_parts(schema, binding, pre, neg)
+                if not template.effects_inline:  # else the template gave the effects
+                    add, delete, effects = self._effects.ground(schema, binding)
             action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
                                   tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,
                                   parts=parts, effects=effects, cost=cost)

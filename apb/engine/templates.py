@@ -58,7 +58,6 @@ class ActionTemplate:
     def __init__(self, schema: ActionSchema, fluent_preds: frozenset, static_facts: frozenset,
                  fact_id: Callable, problem: Problem, has_costs: bool) -> None:
         self.schema = schema
-        self.strips = schema.is_strips
         names = [p.name for p in schema.parameters]
         var = {name: f"a{i}" for i, name in enumerate(names)}
 
@@ -89,6 +88,10 @@ class ActionTemplate:
         # equalities alone (no forall): the ids come in the order EffectGrounder gives them.
         tests = [_static_test(ce, fluent_preds, term, atom) for ce in schema.conditional_effects]
         self.effects_inline = all(test is not None for test in tests)
+        # `build_all` serves the schemas whose ground actions `make` gives whole: no complex precondition and every
+        # effect unconditional or decided by static facts (then no GroundEffect is left)
+        self.bulk = self.effects_inline and not schema.complex_precondition
+        self._tests = tests
         if self.effects_inline:
             for eff in schema.effects:
                 target = "add" if eff.positive else "delete"
@@ -116,7 +119,7 @@ class ActionTemplate:
         self._term, self._atom = term, atom
 
     def build_all(self, bindings, conditions: Callable, action_class: type) -> list:
-        """For a STRIPS schema: the possible ground actions (`action_class(...)`, conditions made on first use by
+        """For a `bulk` schema (STRIPS, or conditional effects that static facts decide): the possible ground actions (`action_class(...)`, conditions made on first use by
         `conditions(action)`) of all these bindings, in order, from one generated loop; the same actions
         `make` and the task's general path give, without a Python call per binding to reach them."""
         if self._build_all is None:
@@ -165,8 +168,22 @@ class ActionTemplate:
                   self._namespace["fluent"]]
         collect("pre", [lit for lit in fluent if lit.positive], True)
         collect("neg", [lit for lit in fluent if not lit.positive], False)
-        collect("add", [e for e in schema.effects if e.positive], False)
-        collect("delete", [e for e in schema.effects if not e.positive], False)
+        if schema.conditional_effects:  # each `when` decided by its static test, the ids in `make`'s order
+            effects = [(e, "True") for e in schema.effects]
+            effects += [(ce.literal, test) for ce, test in zip(schema.conditional_effects, self._tests)]
+            for name, positive in (("add", True), ("delete", False)):
+                mine = [(lit, test) for lit, test in effects if lit.positive == positive]
+                lines.append(f"        {name}l = []")
+                for lit, test in mine:
+                    guard = "" if test == "True" else f"{test} and "
+                    lines.extend([f"        f = fid({atom(lit.predicate, lit.args)})",
+                                  f"        if {guard}f is not None: {name}l.append(f)"])
+                twice = len({lit.predicate for lit, _ in mine}) < len(mine)
+                lines.append(f"        {name} = tuple(dict.fromkeys({name}l))" if twice
+                             else f"        {name} = tuple({name}l)")
+        else:
+            collect("add", [e for e in schema.effects if e.positive], False)
+            collect("delete", [e for e in schema.effects if not e.positive], False)
         if not self._has_costs:
             lines.append("        cost = 1")
         else:
