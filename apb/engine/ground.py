@@ -7,7 +7,8 @@ are checked during grounding and then folded away. Parameters may bind the same 
 precondition forbids it.
 
 The fixpoint is semi-naive (`ground`): after a first join of every schema over the initial facts, each round
-joins only the facts the previous round reached, each with the facts reached so far, through a join order compiled
+joins only the facts the previous round reached, each with the facts reached so far (and not with another fresh
+fact through an earlier literal, so that no binding is found twice), through a join order compiled
 per schema and starting literal (`apb.engine.joins`), with the facts indexed by the argument values already
 bound; a join plan that runs often is generated as one Python function of nested loops. No cyclic garbage
 collection runs meanwhile (`paused_gc`). `progress` hears about every round.
@@ -122,9 +123,10 @@ def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgre
            ) -> GroundingResult:
     """Relaxed-reachability grounding; returns reachable facts and operator and axiom bindings.
 
-    Semi-naive: the first round joins every schema over the initial facts; each later round joins only with the
-    facts the round before reached (a binding is found in the round after its last fact), so a fact is joined once
-    per literal that can match it. Bindings whose complex precondition, and conditional effects whose condition,
+    Semi-naive: the first round joins every schema over the initial facts; the facts a round reaches join the
+    index when it ends, and each later round joins only from those fresh facts, once per literal that can match
+    one, with literals before that one matching no fresh fact: a binding is found once, in the round after its
+    last fact. Bindings whose complex precondition, and conditional effects whose condition,
     does not hold yet wait, and are tested again after a round that reached facts of a predicate they mention.
     `progress`, when given, is called after every round with a GroundingProgress.
     """

@@ -7,7 +7,8 @@ cost; or None when a static or equality precondition fails or a positive fluent 
 (the action can never apply). It computes exactly what the task's general path (`Task._make_action`) computes
 for those parts, without building a binding dictionary, explanation texts or a tuple per literal; the
 explanation texts of an action are built when first asked for (`GroundAction.conditions`). For a STRIPS schema,
-`build_all` makes the ground actions of all its bindings in one generated loop (no Python call per binding).
+`build_all` makes the ground actions of all its bindings in one generated loop (no Python call per binding); so
+it does for a schema whose conditional effects static facts decide (no forall, no complex precondition).
 """
 
 from __future__ import annotations
@@ -119,9 +120,10 @@ class ActionTemplate:
         self._term, self._atom = term, atom
 
     def build_all(self, bindings, conditions: Callable, action_class: type) -> list:
-        """For a `bulk` schema (STRIPS, or conditional effects that static facts decide): the possible ground actions (`action_class(...)`, conditions made on first use by
-        `conditions(action)`) of all these bindings, in order, from one generated loop; the same actions
-        `make` and the task's general path give, without a Python call per binding to reach them."""
+        """For a `bulk` schema (STRIPS, or conditional effects that static facts decide): the possible ground
+        actions (`action_class(...)`, conditions made on first use by `conditions(action)`) of all these bindings,
+        in order, from one generated loop; the same actions `make` and the task's general path give, without a
+        Python call per binding to reach them."""
         if self._build_all is None:
             self._build_all = self._compile_all()
         return self._build_all(bindings, conditions, action_class)
