@@ -7,8 +7,8 @@ import random
 import pytest
 from conftest import reference_task, require_reference
 
+from apb.engine.applicable import SCAN_LIMIT, LinearScan
 from apb.engine.successors import SuccessorGenerator
-from apb.engine.task import PROBE_LIMIT, SCAN_LIMIT
 
 
 def scan(task, bits: int) -> list[int]:
@@ -29,10 +29,8 @@ def test_generator_matches_scan_along_random_walks(dataset, instance):
         assert task.applicable_ids(state.bits) == expected
         assert [a.index for a in task.applicable(state)] == expected
         state = task.apply(state, task.actions[rng.choice(expected)]) if expected else task.initial_state
-    if len(task.actions) > PROBE_LIMIT:
-        assert task._checks == () and task._generator is not None  # the tree, not the scan, answered
-    elif len(task.actions) <= SCAN_LIMIT:
-        assert task._checks and task._generator is None  # the scan answered, no tree was built
+    if len(task.actions) <= SCAN_LIMIT:
+        assert isinstance(task._finder, LinearScan) and task._generator is None  # the scan answered, no tree built
 
 
 def test_generator_handles_actions_without_preconditions_and_negative_ones():
@@ -43,3 +41,56 @@ def test_generator_handles_actions_without_preconditions_and_negative_ones():
     assert generator.applicable_ids(0b011) == [0, 1, 2, 3]
     assert generator.applicable_ids(0b111) == [0, 1, 2]
     assert generator.applicable_ids(0b110) == [0, 4]
+
+
+def _ipc_task(folder: str, problem: str | None = None):
+    import warnings
+
+    from conftest import first_ipc_problem
+
+    from apb.engine import load_domain, load_problem
+    from apb.engine.task import Task
+
+    domain_file, problem_file = first_ipc_problem(folder)
+    if problem is not None:
+        problem_file = problem_file.parent / problem
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        domain = load_domain(domain_file)
+        return Task(domain, load_problem(problem_file, domain))
+
+
+@pytest.mark.parametrize("folder", ["caldera-opt18-adl", "psr-large", "optical-telegraphs", "elevators-sat08-strips",
+                                    "miconic-fulladl"])
+def test_dense_scan_matches_the_tree_and_the_scan_along_random_walks(folder):
+    """The numpy finder gives what the tree and the Python scan give, on tasks of one to twenty fact words,
+    with negative preconditions, complex preconditions and derived facts."""
+    from apb.engine.applicable import DenseScan
+
+    task = _ipc_task(folder)
+    dense = DenseScan(task.actions, task.num_facts)
+    tree = SuccessorGenerator([a.pre for a in task.actions], [a.neg for a in task.actions])
+    rng = random.Random(13)
+    state = task.initial_state
+    compared = 0
+    for _ in range(150):
+        expected = scan(task, state.bits)
+        assert dense.applicable_ids(state.bits) == expected == tree.applicable_ids(state.bits)
+        compared += len(expected)
+        ids = task.applicable_ids(state.bits)
+        state = task.apply(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
+    assert compared
+
+
+def test_the_choice_follows_the_measured_work():
+    """caldera-sat18 p05 (12,146 actions over 312 facts, ~160 applicable on its walk): the dense scan; a task of
+    few actions: the Python scan; a large task with few applicable actions: the tree."""
+    from apb.engine.applicable import DenseScan
+
+    caldera = _ipc_task("caldera-sat18-adl", "p05.pddl")
+    caldera.applicable(caldera.initial_state)
+    assert isinstance(caldera._finder, DenseScan)
+    small = _ipc_task("miconic-fulladl")
+    assert len(small.actions) <= SCAN_LIMIT and isinstance(small._choose_finder(), LinearScan)
+    large = reference_task("gripper", require_reference() / "gripper" / "orig_problems" / "instance-25.pddl")
+    assert isinstance(large._choose_finder(), SuccessorGenerator)

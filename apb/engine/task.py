@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from apb.engine.actions import Condition, GroundAction, State, ValidationResult, mask_decided
+from apb.engine.applicable import LinearScan, choose
 from apb.engine.axioms import AxiomEvaluator, stratify
 from apb.engine.bits import bit_ids, bit_mask
 from apb.engine.compiled import compile_actions
@@ -39,23 +40,13 @@ from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
 from apb.engine.templates import ActionTemplate
 
-__all__ = ["SCAN_LIMIT", "Condition", "GroundAction", "State", "Task", "ValidationResult"]
+__all__ = ["Condition", "GroundAction", "State", "Task", "ValidationResult"]
 
 _BY_TEXT = operator.attrgetter("_str")
 
 # From this many bindings of a STRIPS schema on, its actions are made by one generated loop (compiling it costs
 # more than it saves on fewer).
 BULK_MIN = 256
-
-# Up to SCAN_LIMIT ground actions a linear scan of precondition masks beats the successor generator's tree; above
-# PROBE_LIMIT the tree wins; in between the tree's work on a short deterministic walk decides: the scan is kept when
-# the tree would test more than SCAN_SHARE of the actions' worth (measured on the IPC set's smallest problems, probe
-# share and walk steps/s scan vs tree: philosophers, 68 actions, 0.49, scan 1.37x; gripper, 68, 0.34, scan 0.95x;
-# airport, 89, 0.19, the tree about 2x faster).
-SCAN_LIMIT = 64
-PROBE_LIMIT = 256
-SCAN_SHARE = 0.4
-PROBE_STEPS = 64
 
 _ACTION_TEXT = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$|^\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*$")
 
@@ -115,8 +106,8 @@ class Task:
             action.index = i
             self._cache[action._key] = action
         self.actions: tuple[GroundAction, ...] = tuple(actions)
-        # the masks a linear scan tests where it beats the successor generator (see _choose_scan), else ()
-        self._checks: tuple | None = None
+        # how applicable actions are found (apb.engine.applicable: a scan, numpy matrices or the successor tree)
+        self._finder = None
         self._extra_ids = frozenset(a.index for a in actions if a.extra)
         self._compiled: tuple[dict, dict] | None = None  # (checks, transitions), see apb.engine.compiled
         self._generator: SuccessorGenerator | None = None
@@ -287,23 +278,15 @@ class Task:
     def applicable(self, state: State) -> list[GroundAction]:
         """The ground actions applicable in `state`, sorted by their PDDL string."""
         bits = state.bits
-        checks = self._checks
-        if checks is None:
-            checks = self._choose_scan()
-        if checks and not self._extra_ids:
-            return [a for pre, neg, a in checks if bits & pre == pre and not bits & neg]
+        finder = self._finder or self._choose_finder()
+        if finder.__class__ is LinearScan and not self._extra_ids:
+            return finder.applicable(bits)
         actions = self.actions
         return [actions[i] for i in self.applicable_ids(bits)]
 
     def applicable_ids(self, bits: int) -> list[int]:
         """Indices into `actions` of the actions applicable in the state with these bits, ascending."""
-        checks = self._checks
-        if checks is None:
-            checks = self._choose_scan()
-        if checks:
-            ids = [a.index for pre, neg, a in checks if bits & pre == pre and not bits & neg]
-        else:
-            ids = self._successors().applicable_ids(bits)
+        ids = (self._finder or self._choose_finder()).applicable_ids(bits)
         if self._extra_ids:
             checks = self._compiled_actions()[0]
             ids = [i for i in ids if i not in checks or checks[i](bits)]
@@ -314,26 +297,9 @@ class Task:
             self._compiled = compile_actions([a for a in self.actions if not a.is_strips])
         return self._compiled
 
-    def _choose_scan(self) -> tuple:
-        """Sets (and returns) the linear scan's checks, or () where the successor tree is cheaper: always the scan
-        up to SCAN_LIMIT actions, the tree above PROBE_LIMIT, and in between the tree's mean work on the states of
-        a deterministic walk of PROBE_STEPS steps from the initial state decides (same answers either way)."""
-        actions = self.actions
-        scan = len(actions) <= SCAN_LIMIT
-        if not scan and len(actions) <= PROBE_LIMIT:
-            generator = self._successors()
-            self._checks = ()  # the tree answers applicable_ids during the probe
-            bits, work, seen = self.initial_state.bits, 0, 0
-            for step in range(PROBE_STEPS):
-                work += generator.work(bits)
-                seen += 1
-                ids = self.applicable_ids(bits)
-                if not ids:
-                    break
-                bits = self.successor_bits(bits, actions[ids[(step * 7919) % len(ids)]])
-            scan = work / seen > SCAN_SHARE * len(actions)
-        self._checks = tuple((a.pre_mask, a.neg_mask, a) for a in actions) if scan else ()
-        return self._checks
+    def _choose_finder(self):
+        self._finder = choose(self)
+        return self._finder
 
     def _successors(self) -> SuccessorGenerator:
         if self._generator is None:  # built on first use: grounding stays cheap for tasks never simulated
