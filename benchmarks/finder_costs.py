@@ -59,8 +59,11 @@ def measure(domain_file: Path, problem_file: Path, repeat: int) -> dict:
         warnings.simplefilter("ignore")
         domain = load_domain(domain_file)
         task = Task(domain, load_problem(problem_file, domain))
-    chosen = type(task._choose_finder()).__name__
     states = walk_states(task, applicable.PROBE_STEPS)
+    for bits in states:  # the task's own choice, made on these states
+        task.applicable_ids(bits)
+    finder = task._finder
+    chosen = type(finder.current if isinstance(finder, applicable.Probe) else finder).__name__
     tree = task._successors()
     words = max(1, (task.num_facts + 63) // 64)
     finders = {"tree": tree, "scan": applicable.LinearScan(task.actions)}

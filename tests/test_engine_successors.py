@@ -83,14 +83,27 @@ def test_dense_scan_matches_the_tree_and_the_scan_along_random_walks(folder):
 
 
 def test_the_choice_follows_the_measured_work():
-    """caldera-sat18 p05 (12,146 actions over 312 facts, ~160 applicable on its walk): the dense scan; a task of
-    few actions: the Python scan; a large task with few applicable actions: the tree."""
-    from apb.engine.applicable import DenseScan
+    """After the probe's states: on caldera-sat18 p05 (12,146 actions over 312 facts, ~160 applicable on a walk)
+    the dense scan; on a task of few actions the Python scan from the start; on a large Gripper task (few
+    applicable actions) the tree. Answers are the same all along."""
+    from apb.engine.applicable import PROBE_STEPS, DenseScan, Probe
+
+    def walk(task) -> None:
+        rng = random.Random(5)
+        state = task.initial_state
+        for _ in range(PROBE_STEPS + 5):
+            ids = task.applicable_ids(state.bits)
+            assert ids == scan(task, state.bits)
+            state = task.apply(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
 
     caldera = _ipc_task("caldera-sat18-adl", "p05.pddl")
     caldera.applicable(caldera.initial_state)
-    assert isinstance(caldera._finder, DenseScan)
+    probe = caldera._finder
+    assert isinstance(probe, Probe) and probe.current is probe.tree  # the first state alone decides nothing
+    walk(caldera)
+    assert isinstance(probe.current, DenseScan)
     small = _ipc_task("miconic-fulladl")
     assert len(small.actions) <= SCAN_LIMIT and isinstance(small._choose_finder(), LinearScan)
     large = reference_task("gripper", require_reference() / "gripper" / "orig_problems" / "instance-25.pddl")
-    assert isinstance(large._choose_finder(), SuccessorGenerator)
+    walk(large)
+    assert isinstance(large._finder, SuccessorGenerator) or large._finder.current is large._finder.tree

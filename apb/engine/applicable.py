@@ -7,24 +7,25 @@
 - the successor tree (`apb.engine.successors.SuccessorGenerator`), which visits only the part of a decision tree
   the state's facts lead to; cheapest on large tasks where few actions are applicable.
 
-`choose(task)` takes the scan up to SCAN_LIMIT actions; above, it measures the tree's work (see
-`SuccessorGenerator.work`) on the states of a deterministic walk of PROBE_STEPS steps from the initial state (the
-initial state alone misleads: in caldera the tree's work there is 12 units, on the walk 861) and takes the finder
-with the lowest estimated time per call; above PROBE_LIMIT actions, when the dense matrices would exceed
-DENSE_MAX_WORDS, the tree without a probe. The
-estimates use per-unit costs measured on this machine class (CPython 3.11, x86-64; `python benchmarks/
-finder_costs.py` re-measures them): a tree work unit TREE_NS, a scanned action SCAN_NS, and DENSE_FIXED_NS plus
-DENSE_NS per action and fact word for the dense scan. The choice changes only speed, never an answer.
+`choose(task)` takes the scan up to SCAN_LIMIT actions, and the tree without a probe above PROBE_LIMIT actions
+when the dense matrices would exceed DENSE_MAX_WORDS. Otherwise a `Probe` answers: the tree answers the first
+PROBE_STEPS states the task is asked about while its work on them is measured (`SuccessorGenerator.work`), then
+the finder with the lowest estimated time per call answers until the next measurement. The estimates use
+per-unit costs measured on this machine class (CPython 3.11, x86-64; `python benchmarks/finder_costs.py`
+re-measures them): a tree work unit TREE_NS, a scanned action SCAN_NS, and DENSE_FIXED_NS plus DENSE_NS per action
+and fact word for the dense scan. The choice changes only speed, never an answer.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DENSE_MAX_WORDS", "PROBE_LIMIT", "PROBE_STEPS", "SCAN_LIMIT", "DenseScan", "LinearScan", "choose"]
+__all__ = ["DENSE_MAX_WORDS", "PROBE_LIMIT", "PROBE_STEPS", "SCAN_LIMIT", "DenseScan", "LinearScan", "Probe",
+           "choose"]
 
 SCAN_LIMIT = 16  # up to this many actions the linear scan, without a probe
-PROBE_STEPS = 64  # states of the probe walk
+PROBE_STEPS = 64  # states the probe measures
+REPROBE = 16  # it measures again after this many times the calls answered so far
 PROBE_LIMIT = 256  # above this many actions, when the dense matrices would be too large, the tree without a probe
 # Per-unit costs in nanoseconds (see the module docstring).
 TREE_NS = 200.0
@@ -79,8 +80,8 @@ def dense_ns(actions: int, words: int) -> float:
 
 
 def choose(task):
-    """The finder for an apb.engine.task.Task (see the module docstring); the tree answers its `applicable_ids`
-    during the probe walk."""
+    """The finder for an apb.engine.task.Task (see the module docstring): the scan, the tree, or a `Probe` that
+    answers with the tree while it measures and then puts the chosen finder in the task's place."""
     actions = task.actions
     if len(actions) <= SCAN_LIMIT:
         return LinearScan(actions)
@@ -91,17 +92,39 @@ def choose(task):
         others.append((dense_ns(len(actions), words), "dense"))
     elif len(actions) > PROBE_LIMIT:  # the scan alone is left, and it loses to the tree on so many actions
         return tree
-    best_other, kind = min(others)
-    task._finder = tree  # the probe walk's applicable actions come from the tree
-    bits = task.initial_state.bits
-    work = seen = 0
-    for step in range(PROBE_STEPS):
-        work += tree.work(bits)
-        seen += 1
-        ids = task.applicable_ids(bits)
-        if not ids:
-            break
-        bits = task.successor_bits(bits, actions[ids[(step * 7919) % len(ids)]])
-    if TREE_NS * work / seen <= best_other:
-        return tree
-    return LinearScan(actions) if kind == "scan" else DenseScan(actions, task.num_facts)
+    return Probe(task, tree, *min(others))
+
+
+class Probe:
+    """Answers with the tree while it measures the tree's work on PROBE_STEPS states, then with the cheapest finder
+    by the estimates; it measures again after REPROBE times as many calls as it has answered (states change along
+    a walk or a search: in caldera the tree's work grows from 12 units on the initial state to ~2,500 after a few
+    hundred random steps). The states are the caller's own, so no extra walk or action is spent on the choice."""
+
+    def __init__(self, task, tree, other_ns: float, other: str) -> None:
+        self.task, self.tree, self.other_ns, self.other = task, tree, other_ns, other
+        self.current = tree
+        self.calls = self.work = self.seen = 0
+        self.next = 0  # the call at which the next measurement starts
+        self._other = None
+
+    def applicable_ids(self, bits: int) -> list[int]:
+        self.calls += 1
+        if self.calls < self.next:
+            return self.current.applicable_ids(bits)
+        self.work += self.tree.work(bits)
+        self.seen += 1
+        if self.seen >= PROBE_STEPS:
+            self.current = self.decide()
+            self.work = self.seen = 0
+            self.next = self.calls * REPROBE
+        return self.tree.applicable_ids(bits)
+
+    def decide(self):
+        """The finder the measurements so far choose."""
+        if TREE_NS * self.work / max(self.seen, 1) <= self.other_ns:
+            return self.tree
+        if self._other is None:
+            actions = self.task.actions
+            self._other = LinearScan(actions) if self.other == "scan" else DenseScan(actions, self.task.num_facts)
+        return self._other
