@@ -287,14 +287,15 @@ class Task:
     def applicable_ids(self, bits: int) -> list[int]:
         """Indices into `actions` of the actions applicable in the state with these bits, ascending."""
         ids = (self._finder or self._choose_finder()).applicable_ids(bits)
-        if self._extra_ids:
+        extra = self._extra_ids
+        if extra:
             checks = self._compiled_actions()[0]
-            ids = [i for i in ids if i not in checks or checks[i](bits)]
+            ids = [i for i in ids if i not in extra or checks[i](bits)]
         return ids
 
     def _compiled_actions(self) -> tuple[dict, dict]:
         if self._compiled is None:  # compiled on first use: grounding stays cheap for tasks never simulated
-            self._compiled = compile_actions([a for a in self.actions if not a.is_strips])
+            self._compiled = compile_actions(self.actions)
         return self._compiled
 
     def _choose_finder(self):
@@ -350,9 +351,7 @@ class Task:
         """Whether the complex preconditions of `action` hold: its compiled check where it has one."""
         index = action.index
         if index < len(self.actions) and self.actions[index] is action:
-            check = self._compiled_actions()[0].get(index)
-            if check is not None:
-                return check(bits)
+            return self._compiled_actions()[0][index](bits)
         return all(f.holds(bits) for f in action.extra)
 
     def successor(self, state: State, action: GroundAction) -> State:
@@ -364,9 +363,8 @@ class Task:
     def successor_bits(self, bits: int, action: GroundAction) -> int:
         """The successor's bits: effects whose conditions hold in `bits`, deletes first, then the axioms."""
         parent = bits
-        transition = self._compiled_actions()[1].get(action.index) if action.effects else None
-        if transition is not None and self.actions[action.index] is action:
-            bits = transition(bits)
+        if action.effects and action.index < len(self.actions) and self.actions[action.index] is action:
+            bits = self._compiled_actions()[1][action.index](bits)
         elif action.effects:
             delete, add = action.del_mask, action.add_mask
             for effect in action.effects:
