@@ -39,6 +39,26 @@ def fields(action) -> tuple:
             action.neg_mask, action.add_mask, action.del_mask, action.conditions, action.is_strips)
 
 
+def grounders_over_reached(folder: str):
+    """(domain, reached facts sorted, static predicates, index of every reached fact, make_grounder(schema)) of the
+    first problem of an IPC folder: the join plans' setting after grounding."""
+    task = load(folder)
+    domain, problem = task.domain, task.problem
+    reached = sorted(ground(domain, problem).reachable_facts)
+    objects = object_types(domain, problem)
+
+    def objects_of(types):
+        return frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
+
+    static_preds = frozenset(domain.predicates) - fluent_predicates(domain)
+    static = frozenset(f for f in reached if f[0] in static_preds)
+    index = _FactIndex()
+    for fact in reached:
+        index.add(fact)
+    return domain, reached, static_preds, index, lambda schema: _SchemaGrounder(schema, domain, objects_of,
+                                                                                 static_preds, static)
+
+
 @pytest.mark.parametrize("folder", ["elevators-sat08-strips", "folding-opt23-adl",
                                     "caldera-opt18-adl", "childsnack-sat14-strips", "tidybot-opt11-strips",
                                     "barman-sat11-strips"])
@@ -66,24 +86,12 @@ def test_compiled_joins_equal_the_interpreted_plans(folder, monkeypatch):
     """Each join plan compiled to nested loops (`_SchemaGrounder._code`) finds the bindings `_step` finds, in the
     same order: over every reached fact, and from single facts (the semi-naive rounds)."""
     monkeypatch.setattr(joins_module, "COMPILE_AFTER", 0)  # compiled from the first run
-    task = load(folder)
-    domain, problem = task.domain, task.problem
-    reached = ground(domain, problem).reachable_facts
-    objects = object_types(domain, problem)
-
-    def objects_of(types):
-        return frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
-
-    static_preds = frozenset(domain.predicates) - fluent_predicates(domain)
-    static = frozenset(f for f in reached if f[0] in static_preds)
-    index = _FactIndex()
-    for fact in sorted(reached):
-        index.add(fact)
+    domain, _, _, index, grounder_of = grounders_over_reached(folder)
     rng = random.Random(5)
     compared = 0
     for schema in [*domain.actions, *(_axiom_schema(a) for a in domain.axioms)]:
         for variant in _variants(schema):
-            grounder = _SchemaGrounder(variant, domain, objects_of, static_preds, static)
+            grounder = grounder_of(variant)
             interpreted: list = []
             grounder._step(grounder._plan(None), 0, [None] * len(grounder.params), index, interpreted, None)
             assert grounder._code(None) is not None
@@ -108,19 +116,7 @@ def test_joins_from_a_fact_skip_fresh_facts_before_it(folder, compile_after, mon
     join whose literals before j match no fresh fact (compiled and interpreted alike), so a binding with several
     fresh facts is found once per round."""
     monkeypatch.setattr(joins_module, "COMPILE_AFTER", compile_after)
-    task = load(folder)
-    domain, problem = task.domain, task.problem
-    reached = sorted(ground(domain, problem).reachable_facts)
-    objects = object_types(domain, problem)
-
-    def objects_of(types):
-        return frozenset(o for o, t in objects.items() if domain.is_subtype(t, types))
-
-    static_preds = frozenset(domain.predicates) - fluent_predicates(domain)
-    static = frozenset(f for f in reached if f[0] in static_preds)
-    index = _FactIndex()
-    for fact in reached:
-        index.add(fact)
+    domain, reached, static_preds, index, grounder_of = grounders_over_reached(folder)
     rng = random.Random(11)
     fresh: dict = {}
     for fact in rng.sample(reached, len(reached) // 3):
@@ -129,7 +125,7 @@ def test_joins_from_a_fact_skip_fresh_facts_before_it(folder, compile_after, mon
     skipped = kept = 0
     for schema in domain.actions:
         for variant in _variants(schema):
-            grounder = _SchemaGrounder(variant, domain, objects_of, static_preds, static)
+            grounder = grounder_of(variant)
             slot = grounder.slot
             for j, lit in enumerate(grounder.positives):
                 for args in sorted(fresh.get(lit.predicate, ()))[:6]:

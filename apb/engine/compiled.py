@@ -42,7 +42,8 @@ def _interpreted_check(action) -> Callable[[int], bool]:
     return lambda bits: all(f.holds(bits) for f in action.extra)
 
 
-def _interpreted_transition(action) -> Callable[[int], int]:
+def interpreted_transition(action) -> Callable[[int], int]:
+    """The action's successor function (before axioms) by evaluating its effects' ground conditions."""
     def apply(bits: int) -> int:
         delete, add = action.del_mask, action.add_mask
         for effect in action.effects:
@@ -72,6 +73,6 @@ def compile_actions(actions: Sequence) -> tuple[dict[int, Callable], dict[int, C
         return _compiled(_check_source(action), "check") or _interpreted_check(action)
 
     def transition(action) -> Callable:
-        return _compiled(_transition_source(action), "transition") or _interpreted_transition(action)
+        return _compiled(_transition_source(action), "transition") or interpreted_transition(action)
 
     return _OnDemand(actions, check), _OnDemand(actions, transition)

@@ -29,7 +29,7 @@ from apb.engine.actions import Condition, GroundAction, State, ValidationResult,
 from apb.engine.applicable import LinearScan, choose
 from apb.engine.axioms import AxiomEvaluator, stratify
 from apb.engine.bits import bit_ids, bit_mask
-from apb.engine.compiled import compile_actions
+from apb.engine.compiled import compile_actions, interpreted_transition
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.explain import Explainer, Unmet
@@ -365,13 +365,8 @@ class Task:
         parent = bits
         if action.effects and action.index < len(self.actions) and self.actions[action.index] is action:
             bits = self._compiled_actions()[1][action.index](bits)
-        elif action.effects:
-            delete, add = action.del_mask, action.add_mask
-            for effect in action.effects:
-                if effect.condition.holds(bits):
-                    delete |= effect.del_mask
-                    add |= effect.add_mask
-            bits = (bits & ~delete) | add
+        elif action.effects:  # an action made outside this task's list
+            bits = interpreted_transition(action)(bits)
         else:
             bits = (bits & ~action.del_mask) | action.add_mask
         if self.axioms is not None:
