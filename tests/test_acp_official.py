@@ -329,20 +329,23 @@ def test_reasons_follow_the_verdict(task):
 
 
 # ---- the official code as an oracle (skipped without the acp-official extra) -------------------------------------
-def _oracle():
+@pytest.fixture
+def oracle(tmp_path, monkeypatch):
+    """The official code, run from a temporary folder (its K* planner writes found_plans/ into the working
+    folder); the test is skipped where it cannot run."""
     import acp_official
 
     missing = acp_official.available()
     if missing:
         pytest.skip(f"the official ACPBench code cannot run here: {missing}")
+    monkeypatch.chdir(tmp_path)
     return acp_official
 
 
 @needs_reference
 @pytest.mark.slow
 @pytest.mark.parametrize(("task", "fmt"), [(t, f) for t in TASKS for f in task_formats(t)])
-def test_official_scorer_agrees_with_the_official_code(task, fmt):
-    oracle = _oracle()
+def test_official_scorer_agrees_with_the_official_code(task, fmt, oracle):
     import acp_corpus
 
     pairs = acp_corpus.corpus(REFERENCE, task, fmt, limit=400)
@@ -359,11 +362,10 @@ def test_official_scorer_agrees_with_the_official_code(task, fmt):
 
 @needs_reference
 @pytest.mark.slow
-def test_the_official_code_does_not_contradict_the_audit_or_the_official_incomplete_answers():
+def test_the_official_code_does_not_contradict_the_audit_or_the_official_incomplete_answers(oracle):
     """Every audit finding on reach and land replays; the official planner itself proves each atom the audit says
     a "None" reach gold misses unsolvable; on areach, the official code rejects the solver's proved answers of
     official-incomplete records because tarski's grounding leaves them out (a sample), and accepts the gold."""
-    oracle = _oracle()
     from apb.acp.acceptance import judge
     from apb.acp.audit import audit_question, replays
     from apb.acp.solver import solve_question
