@@ -117,8 +117,15 @@ def test_train_checkpoint_eval_and_agent_end_to_end(tmp_path, capsys):
     assert summary["samples"] > 0 and len(summary["epochs"]) == 2 and (out / "policy.pt").is_file()
     policy = GNNPolicy.load(out)
     assert policy.settings["max_objects"] == 4 and policy.settings["epochs_done"] == 2
-    assert main(["rl", "eval", str(out), "--objects", "4-5", "--problems", "3", "--optimal-timeout", "5",
-                 "--json"]) == 0
+    import torch
+
+    threads = torch.get_num_threads()
+    try:
+        assert main(["rl", "eval", str(out), "--objects", "4-5", "--problems", "3", "--optimal-timeout", "5",
+                     "--threads", "2", "--json"]) == 0
+        assert torch.get_num_threads() == 2  # --threads sets PyTorch's threads (default 1)
+    finally:
+        torch.set_num_threads(threads)
     report = json.loads(capsys.readouterr().out)
     assert report["problems"] == 3 and 0.0 <= report["coverage"] <= 1.0
     assert {"coverage", "mean_length_ratio", "sizes", "random_coverage", "bfs_coverage"} <= set(report)
@@ -134,6 +141,8 @@ def test_train_checkpoint_eval_and_agent_end_to_end(tmp_path, capsys):
     assert len(result.steps) >= 1 and result.invalid_actions == 0
     assert main(["rl", "eval", str(tmp_path / "missing"), "--objects", "4-5"]) == 2
     assert "is not a trained policy" in capsys.readouterr().err
+    assert main(["rl", "eval", str(out), "--objects", "4-5", "--threads", "0"]) == 2
+    assert "--threads must be at least 1" in capsys.readouterr().err
 
 
 def test_maskable_ppo_trains_on_facts_observations_with_masked_actions(tmp_path, monkeypatch):

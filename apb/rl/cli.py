@@ -7,6 +7,11 @@ import json
 
 from apb.engine.errors import ApbError
 
+# PyTorch's default (a thread per core) makes the small per-step forward passes of the policy far slower as soon as
+# another process uses a core: `apb rl eval` of 10 Logistics problems took 45 s on one thread and did not finish in
+# 10 minutes on the default threads, beside one other busy process on 2 cores
+_THREADS = "PyTorch threads (default 1: more only help on idle cores, and slow small forward passes down otherwise)"
+
 
 def add_rl_parser(sub) -> None:
     """Adds `apb rl` (train, eval) to the apb command's subparsers."""
@@ -22,6 +27,7 @@ def add_rl_parser(sub) -> None:
                    help="sampled states per problem, each with an optimal and a non-optimal successor (default 300)")
     t.add_argument("--hidden", type=int, default=32, help="embedding size (default 32)")
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--threads", type=int, default=1, help=_THREADS)
     t.add_argument("--json", action="store_true", help="print the training summary as JSON")
     t.set_defaults(func=cmd_rl_train)
     e = rl_sub.add_parser("eval", help="coverage and plan length of a trained policy on held-out larger problems")
@@ -32,6 +38,7 @@ def add_rl_parser(sub) -> None:
     e.add_argument("--optimal-timeout", type=float, default=60.0,
                    help="seconds of A* (LM-cut) per problem for the optimal length; 0: compare to the bound only")
     e.add_argument("--no-baselines", action="store_true", help="skip the random walk and BrFS baselines")
+    e.add_argument("--threads", type=int, default=1, help=_THREADS)
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.set_defaults(func=cmd_rl_eval)
 
@@ -65,11 +72,11 @@ def cmd_rl_train(args: argparse.Namespace) -> int:
 
     size_rule(args.domain)
     for flag, value in (("--problems", args.problems), ("--epochs", args.epochs), ("--states", args.states),
-                        ("--hidden", args.hidden)):
+                        ("--hidden", args.hidden), ("--threads", args.threads)):
         if value < 1:
             raise ApbError(f"{flag} must be at least 1, not {value}")
     config = TrainConfig(args.domain, args.max_objects, problems=args.problems, epochs=args.epochs,
-                         states_per_problem=args.states, hidden=args.hidden, seed=args.seed)
+                         states_per_problem=args.states, hidden=args.hidden, seed=args.seed, threads=args.threads)
     console = Console(stderr=True)
     progress, update = _progress(console, "training")
     with progress:
@@ -95,8 +102,12 @@ def cmd_rl_eval(args: argparse.Namespace) -> int:
     from apb.rl.problems import parse_range
 
     low, high = parse_range(args.objects)
-    if args.problems < 1:
-        raise ApbError(f"--problems must be at least 1, not {args.problems}")
+    for flag, value in (("--problems", args.problems), ("--threads", args.threads)):
+        if value < 1:
+            raise ApbError(f"{flag} must be at least 1, not {value}")
+    import torch
+
+    torch.set_num_threads(args.threads)
     policy = GNNPolicy.load(args.checkpoint)
     progress, update = _progress(Console(stderr=True), "evaluating")
     with progress:
