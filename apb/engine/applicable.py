@@ -18,8 +18,6 @@ and fact word for the dense scan. The choice changes only speed, never an answer
 
 from __future__ import annotations
 
-import numpy as np
-
 __all__ = ["DENSE_MAX_WORDS", "PROBE_LIMIT", "PROBE_STEPS", "SCAN_LIMIT", "DenseScan", "LinearScan", "Probe",
            "choose"]
 
@@ -55,10 +53,13 @@ class DenseScan:
     ones."""
 
     def __init__(self, actions, num_facts: int) -> None:
+        import numpy as np  # here: most tasks never build one, and the engine loads without numpy
+
+        self._np = np
         self.words = max(1, (num_facts + 63) // 64)
         self._bytes = 8 * self.words
 
-        def matrix(masks) -> np.ndarray:
+        def matrix(masks):
             raw = b"".join(m.to_bytes(self._bytes, "little") for m in masks)
             return np.ascontiguousarray(np.frombuffer(raw, dtype="<u8").reshape(len(actions), self.words).T)
 
@@ -66,6 +67,7 @@ class DenseScan:
         self._neg = matrix(a.neg_mask for a in actions)
 
     def applicable_ids(self, bits: int) -> list[int]:
+        np = self._np
         state = np.frombuffer(bits.to_bytes(self._bytes, "little"), dtype="<u8")
         missing = ~state
         pre, neg = self._pre, self._neg
