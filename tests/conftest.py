@@ -35,6 +35,13 @@ def pytest_configure(config) -> None:
     # a new local Ray instance writes an auth token to ~/.ray unless its auth mode is set; the tests' instance is
     # local to this machine and its processes
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    # A run started in the background by a shell without job control (`pytest &`, `nohup ... &`) ignores SIGINT,
+    # and so would every `apb` subprocess the Ctrl-C tests interrupt: give SIGINT its Python handler back (a
+    # subprocess then starts with the default disposition and raises KeyboardInterrupt as a user's terminal would).
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_unconfigure(config) -> None:

@@ -147,8 +147,10 @@ def run_in_process(argv: list[str]) -> tuple[int, str]:
 
 def run_interrupted(argv: list[str], after: float = 2.5) -> tuple[int, str]:
     """(exit code, stderr) of `python -m apb argv` sent SIGINT `after` seconds after it started."""
+    # SIGINT's default disposition in the child even when this runs in a background job (which ignores SIGINT)
     proc = subprocess.Popen([sys.executable, "-m", "apb", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=120)
