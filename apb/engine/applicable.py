@@ -83,7 +83,7 @@ def dense_ns(actions: int, words: int) -> float:
 
 def choose(task):
     """The finder for an apb.engine.task.Task (see the module docstring): the scan, the tree, or a `Probe` that
-    answers with the tree while it measures and then puts the chosen finder in the task's place."""
+    answers with the tree while it measures and with the finder its measurements choose in between."""
     actions = task.actions
     if len(actions) <= SCAN_LIMIT:
         return LinearScan(actions)
