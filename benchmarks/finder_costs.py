@@ -65,7 +65,7 @@ def measure(domain_file: Path, problem_file: Path, repeat: int) -> dict:
     finder = task._finder
     chosen = type(finder.current if isinstance(finder, applicable.Probe) else finder).__name__
     tree = task._successors()
-    words = max(1, (task.num_facts + 63) // 64)
+    words = applicable.fact_words(task.num_facts)
     finders = {"tree": tree, "scan": applicable.LinearScan(task.actions)}
     if 2 * len(task.actions) * words <= applicable.DENSE_MAX_WORDS:
         finders["dense"] = applicable.DenseScan(task.actions, task.num_facts)

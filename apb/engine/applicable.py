@@ -56,7 +56,7 @@ class DenseScan:
         import numpy as np  # here: most tasks never build one, and the engine loads without numpy
 
         self._np = np
-        self.words = max(1, (num_facts + 63) // 64)
+        self.words = fact_words(num_facts)
         self._bytes = 8 * self.words
 
         def matrix(masks):
@@ -77,6 +77,11 @@ class DenseScan:
         return np.flatnonzero(bad == 0).tolist()
 
 
+def fact_words(num_facts: int) -> int:
+    """64-bit words of a state's bits (at least one)."""
+    return max(1, (num_facts + 63) // 64)
+
+
 def dense_ns(actions: int, words: int) -> float:
     return DENSE_FIXED_NS + DENSE_NS * actions * words
 
@@ -88,7 +93,7 @@ def choose(task):
     if len(actions) <= SCAN_LIMIT:
         return LinearScan(actions)
     tree = task._successors()
-    words = max(1, (task.num_facts + 63) // 64)
+    words = fact_words(task.num_facts)
     others = [(SCAN_NS * len(actions), "scan")]
     if 2 * len(actions) * words <= DENSE_MAX_WORDS:
         others.append((dense_ns(len(actions), words), "dense"))

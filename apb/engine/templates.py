@@ -136,9 +136,10 @@ class ActionTemplate:
         if names:
             lines.append(f"        {', '.join(term(n) for n in names)}, = args")
 
-        def collect(name: str, literals: list, required: bool) -> None:
+        def collect(name: str, literals: list, required: bool, guards: list | None = None) -> None:
             """`name` = the fact ids of these literals in order (duplicates dropped); a missing required one
-            skips the binding, a missing optional one is left out."""
+            skips the binding, a missing optional one is left out, and so is an optional one whose guard (a
+            generated test, "True" for none) fails."""
             if not literals:
                 lines.append(f"        {name} = ()")
                 return
@@ -150,9 +151,10 @@ class ActionTemplate:
                 ids = "(" + "".join(f"{name}{k}, " for k in range(len(literals))) + ")"
             else:
                 lines.append(f"        {name}l = []")
-                for lit in literals:
+                for lit, guard in zip(literals, guards or ["True"] * len(literals)):
+                    test = "" if guard == "True" else f"{guard} and "
                     lines.extend([f"        f = fid({atom(lit.predicate, lit.args)})",
-                                  f"        if f is not None: {name}l.append(f)"])
+                                  f"        if {test}f is not None: {name}l.append(f)"])
                 ids = f"{name}l"
             if twice:
                 lines.append(f"        {name} = tuple(dict.fromkeys({ids}))")
@@ -170,22 +172,12 @@ class ActionTemplate:
                   self._namespace["fluent"]]
         collect("pre", [lit for lit in fluent if lit.positive], True)
         collect("neg", [lit for lit in fluent if not lit.positive], False)
-        if schema.conditional_effects:  # each `when` decided by its static test, the ids in `make`'s order
-            effects = [(e, "True") for e in schema.effects]
-            effects += [(ce.literal, test) for ce, test in zip(schema.conditional_effects, self._tests)]
-            for name, positive in (("add", True), ("delete", False)):
-                mine = [(lit, test) for lit, test in effects if lit.positive == positive]
-                lines.append(f"        {name}l = []")
-                for lit, test in mine:
-                    guard = "" if test == "True" else f"{test} and "
-                    lines.extend([f"        f = fid({atom(lit.predicate, lit.args)})",
-                                  f"        if {guard}f is not None: {name}l.append(f)"])
-                twice = len({lit.predicate for lit, _ in mine}) < len(mine)
-                lines.append(f"        {name} = tuple(dict.fromkeys({name}l))" if twice
-                             else f"        {name} = tuple({name}l)")
-        else:
-            collect("add", [e for e in schema.effects if e.positive], False)
-            collect("delete", [e for e in schema.effects if not e.positive], False)
+        # the effects, each `when` guarded by its static test, the ids in `make`'s order
+        effects = [(e, "True") for e in schema.effects]
+        effects += [(ce.literal, test) for ce, test in zip(schema.conditional_effects, self._tests)]
+        for name, positive in (("add", True), ("delete", False)):
+            mine = [(lit, test) for lit, test in effects if lit.positive == positive]
+            collect(name, [lit for lit, _ in mine], False, [test for _, test in mine])
         if not self._has_costs:
             lines.append("        cost = 1")
         else:
