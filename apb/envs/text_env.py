@@ -34,7 +34,7 @@ _STATE_CACHE_LIMIT = 20_000
 class _Loaded:
     """Everything derived from one problem that does not change during an episode."""
 
-    __slots__ = ("action_names", "base_info", "entry", "feedback", "observation", "task", "text")
+    __slots__ = ("action_names", "base_info", "entry", "feedback", "observation", "painter", "task", "text")
 
     def __init__(self, env: PDDLTextEnv, entry: ProblemEntry) -> None:
         self.entry = entry
@@ -42,6 +42,7 @@ class _Loaded:
         self.text = TaskText(self.task, env.templates)
         self.feedback = PDDLFeedback(self.text) if env.description == "pddl" else NLFeedback(self.text)
         self.action_names = [str(a) for a in self.task.actions]
+        self.painter = None  # apb.envs.pictures.Painter, made at the first picture
         task = self.task
         problem_pddl = env.dataset.problem_text(entry.id)
         gold_plan = _gold_plan(env.dataset, entry)
@@ -117,7 +118,7 @@ class PDDLTextEnv(gym.Env):
       seed picks a problem. Other option keys are an error.
     """
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, domain: str | os.PathLike | Dataset | None = None, *, split: str | None = None,
                  problem: Any = None, problems: Any = None, domain_file: str | os.PathLike | None = None,
@@ -127,7 +128,7 @@ class PDDLTextEnv(gym.Env):
                  action_mode: str = "text") -> None:
         check_modes(obs_mode, action_mode)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ApbError(f"render_mode {render_mode!r} is not supported: use 'ansi', 'human' or None")
+            raise ApbError(f"render_mode {render_mode!r} is not supported: use 'ansi', 'human', 'rgb_array' or None")
         sources = [s for s in (domain, dataset, domain_file) if s is not None]
         if len(sources) != 1:
             raise ApbError("PDDLTextEnv needs a bundled domain name or a dataset folder, domain_file= with "
@@ -166,6 +167,7 @@ class PDDLTextEnv(gym.Env):
         self._terminated = False
         self._history: list[tuple[str, str]] = []
         self._state_text: dict[int, tuple] = {}
+        self._last: tuple | None = None  # (action, valid, state before, missing facts) of the last step, for pictures
 
     # ---- public helpers -------------------------------------------------------------------------------------
     @property
@@ -254,6 +256,7 @@ class PDDLTextEnv(gym.Env):
         self._terminated = False
         observation = self._current.observation
         self._history = [("", observation)]
+        self._last = None
         return observation
 
     # ---- observation and action modes (apb.envs.observations) -------------------------------------------------
@@ -312,7 +315,7 @@ class PDDLTextEnv(gym.Env):
         look-around, cost). The native vector env calls it directly and batches only the infos it needs."""
         loaded = self._current
         task = loaded.task
-        state = self._state
+        state = before = self._state
         feedback = loaded.feedback
         self._steps += 1
         reward = 0.0
@@ -366,6 +369,8 @@ class PDDLTextEnv(gym.Env):
                 observation = feedback.failure(diagnosis)
                 failure = {"kind": diagnosis.kind, "unmet": [], "text": observation}
         self._terminated = terminated
+        shown = executed if executed is not None else (action if isinstance(action, str) else repr(action))
+        self._last = (shown[:200], valid, before, tuple(failure.get("unmet", ())) if failure else ())
         return observation, reward, terminated, valid, failure, executed, look, cost
 
     def _step_after_end(self, action: Any) -> tuple[str, float, bool, bool, dict]:
@@ -379,6 +384,7 @@ class PDDLTextEnv(gym.Env):
         info["look_around"] = False
         info["action_cost"] = 0.0
         self._history.append((info["action"], observation))
+        self._last = (info["action"][:200], False, self._state, ())
         return self._observe(observation, info), 0.0, True, False, info
 
     def _info(self, state: State) -> dict:
@@ -414,16 +420,46 @@ class PDDLTextEnv(gym.Env):
         info["step"] = self._steps
         return info
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """`ansi`: the last action and its feedback as text; `rgb_array`: the picture of the current state (an
+        H×W×3 uint8 array, see `picture`); `human`: the text printed to the terminal."""
         if self.render_mode is None:
-            gym.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human' to the env")
+            gym.logger.warn("render() without a render_mode: pass render_mode='ansi', 'human' or 'rgb_array'")
             return None
         if self.render_mode == "ansi":
             return self._render_text()
+        if self.render_mode == "rgb_array":
+            return self.picture()
         from apb.envs.rendering import render_human
 
         render_human(self)
         return None
+
+    # ---- pictures (apb.envs.pictures) -----------------------------------------------------------------------------
+    @property
+    def painter(self):
+        """The apb.envs.pictures.Painter of the current problem (its layout is fixed for the problem)."""
+        if self._current is None:
+            raise ApbError("call reset() before drawing the environment")
+        if self._current.painter is None:
+            from apb.envs.pictures import Painter
+
+            self._current.painter = Painter(self._current.task, self.dataset.name)
+        return self._current.painter
+
+    def _last_step(self):
+        from apb.envs.pictures import LastStep
+
+        return LastStep(*self._last) if self._last is not None else None
+
+    def picture(self) -> np.ndarray:
+        """The current state as an H×W×3 uint8 array (the same size for every state of a problem), the last
+        action's changes outlined in orange or, after a failed action, the objects of the missing facts in red."""
+        return self.painter.array(self.state, self._last_step())
+
+    def picture_svg(self) -> str:
+        """The same picture as `picture()`, as SVG text."""
+        return self.painter.svg(self.state, self._last_step())
 
     def _render_text(self) -> str:
         if self._current is None:

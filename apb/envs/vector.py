@@ -42,13 +42,15 @@ class PDDLVectorEnv(VectorEnv):
             raise ApbError(f"num_envs must be a positive integer, not {num_envs!r}")
         if autoreset_mode not in _AUTORESET:
             raise ApbError(f"autoreset_mode={autoreset_mode!r}: use NextStep, SameStep or Disabled")
-        if render_mode is not None:
-            raise ApbError("the native vector env does not render: use gymnasium.make for a rendered single env")
-        base = PDDLTextEnv(**env_kwargs)
+        if render_mode not in (None, "rgb_array", "ansi"):
+            raise ApbError(f"render_mode {render_mode!r}: the native vector env renders 'rgb_array' (a picture per "
+                           "sub-env) or 'ansi'")
+        base = PDDLTextEnv(render_mode=render_mode, **env_kwargs)
         self.num_envs = num_envs
         self.autoreset_mode = _AUTORESET[autoreset_mode]
-        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
-        self.render_mode = None
+        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": ["rgb_array", "ansi"],
+                         "render_fps": base.metadata["render_fps"]}
+        self.render_mode = render_mode
         self.max_episode_steps = max_episode_steps
         self.obs_mode, self.action_mode = base.obs_mode, base.action_mode
         self._encoded = (base.obs_mode, base.action_mode) != ("text", "text")
@@ -222,6 +224,12 @@ class PDDLVectorEnv(VectorEnv):
         return (self._concatenated(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(),
                 batched)
 
+    def render(self) -> tuple | None:
+        """Each sub-env's render (a picture per lane with render_mode="rgb_array"), as Gymnasium's vector envs."""
+        if self.render_mode is None:
+            return None
+        return tuple(lane.render() for lane in self.lanes)
+
     def close_extras(self, **kwargs: Any) -> None:
         for lane in self.lanes:
             lane.close()
@@ -239,6 +247,7 @@ def _lane(base: PDDLTextEnv) -> PDDLTextEnv:
     lane._steps = 0
     lane._terminated = False
     lane._history = []
+    lane._last = None
     lane._state_text = {}
     return lane
 
