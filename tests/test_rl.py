@@ -151,9 +151,11 @@ def test_maskable_ppo_trains_on_facts_observations_with_masked_actions(tmp_path,
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
-    # make_vec_env asks for render_mode="rgb_array" by default; apb's envs render text only
+    # make_vec_env asks for render_mode="rgb_array" by default (apb used to refuse it with ApbError): as SB3 users
+    # write it, with no render_mode in env_kwargs
     envs = make_vec_env("apb/Blocksworld-v0", n_envs=4, env_kwargs={"obs_mode": "facts", "action_mode": "index",
-                                                                      "max_episode_steps": 16, "render_mode": None})
+                                                                      "max_episode_steps": 16})
+    assert envs.render_mode == "rgb_array"
     model = MaskablePPO("MlpPolicy", envs, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256
@@ -161,3 +163,5 @@ def test_maskable_ppo_trains_on_facts_observations_with_masked_actions(tmp_path,
     masks = np.stack(envs.env_method("action_masks"))
     actions, _ = model.predict(obs, action_masks=masks)
     assert all(mask[a] for mask, a in zip(masks, actions))  # masked predictions pick applicable actions
+    frames = envs.get_images()  # SB3's VecVideoRecorder reads these
+    assert len(frames) == 4 and all(f.ndim == 3 and f.shape[2] == 3 and f.dtype == np.uint8 for f in frames)

@@ -444,7 +444,7 @@ class PDDLTextEnv(gym.Env):
         if self._current.painter is None:
             from apb.envs.pictures import Painter
 
-            self._current.painter = Painter(self._current.task, self.dataset.name)
+            self._current.painter = Painter(self._current.task)
         return self._current.painter
 
     def _last_step(self):

@@ -6,6 +6,7 @@ in orange, or after a failed action the objects of the missing facts outlined in
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -34,21 +35,40 @@ class LastStep:
     missing: tuple[str, ...] = ()
 
 
-def drawer_for(domain_name: str | None):
-    """The drawer class of a bundled domain's name, else the generic graph drawer."""
+def _signature(domain) -> frozenset[tuple[str, int]]:
+    return frozenset((name.lower(), len(schema.parameters)) for name, schema in domain.predicates.items())
+
+
+@lru_cache(maxsize=1)
+def _bundled_signatures() -> dict[frozenset, str]:
+    """The predicate signature (names and arities) of each bundled domain that has its own drawer."""
+    from apb.domains.registry import DOMAINS_DIR
+    from apb.engine import load_domain
+    from apb.envs.pictures.drawers import DRAWERS
+
+    return {_signature(load_domain(DOMAINS_DIR / name / "domain.pddl")): name for name in DRAWERS}
+
+
+def drawer_for(task: Task):
+    """The drawer of the bundled domain whose predicates (names and arities) the task's domain has, whatever its
+    files are called (IPC's blocks draws as towers); else the generic graph drawer."""
     from apb.envs.pictures.drawers import DRAWERS
     from apb.envs.pictures.generic import GraphDrawer
 
-    return DRAWERS.get((domain_name or "").lower(), GraphDrawer)
+    name = _bundled_signatures().get(_signature(task.domain))
+    return DRAWERS[name] if name is not None else GraphDrawer
 
 
 class Painter:
     """Pictures of one task's states: `scene(state, last)`, `array(...)` (H×W×3 uint8) and `svg(...)`."""
 
-    def __init__(self, task: Task, domain_name: str | None = None) -> None:
+    def __init__(self, task: Task, generic: bool = False) -> None:
+        """`generic`: the generic graph whatever the domain."""
+        from apb.envs.pictures.generic import GraphDrawer
+
         self.task = task
         self.static = StaticFacts(task)
-        self.drawer = drawer_for(domain_name)(task, self.static)
+        self.drawer = (GraphDrawer if generic else drawer_for(task))(task, self.static)
         self._objects = frozenset(task.objects)
 
     def view(self, state: State) -> StateView:
