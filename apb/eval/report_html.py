@@ -1,5 +1,6 @@
-"""report.html: one self-contained page (inline CSS, the plot embedded) with the report's tables and a trajectory
-viewer: per episode its task (initial situation and goal), then its steps numbered from 1 with the LLM outputs."""
+"""report.html: one self-contained page (inline CSS and script, the plot embedded) with the report's tables and the
+episode viewer (apb.eval.report_viewer): every episode's steps beside the picture of each state, filters, and links
+from the coverage table's cells."""
 
 from __future__ import annotations
 
@@ -9,20 +10,18 @@ from importlib import resources
 from typing import Any
 
 from apb.eval.metrics import Episode
-from apb.eval.report_plot import Series, length_axis, length_note, length_text, plot_svg, plot_text_rows
+from apb.eval.report_plot import Series, length_axis, length_note, plot_svg, plot_text_rows
 from apb.eval.report_tables import (
     CoverageTable,
-    agent_label,
     cost_rows,
     coverage_caption,
     coverage_matrix,
     coverage_title,
-    domain_label,
     mean_se_text,
     metric_rows,
-    model_label,
     num,
 )
+from apb.eval.report_viewer import cell_link, viewer_html
 from apb.eval.study_table import study_tables
 
 
@@ -48,7 +47,7 @@ def _coverage_html(table: CoverageTable) -> str:
         for agent in table.agents:
             paper = table.paper_cell(domain, agent)
             extra = f"<br><span class='paper'>paper {_e(paper)}</span>" if paper else ""
-            cells.append(f"<td>{_e(table.cell(domain, agent))}{extra}</td>")
+            cells.append(f"<td>{cell_link(domain, agent, table.cell(domain, agent))}{extra}</td>")
         parts.append(f"<tr><td class='name'>{_e(row[0])}</td><td>{_e(row[1])}</td>{''.join(cells)}</tr>")
     sums = []
     for agent in table.agents:
@@ -56,53 +55,6 @@ def _coverage_html(table: CoverageTable) -> str:
         extra = f"<br><span class='paper'>paper {_e(num(paper, 1))}</span>" if paper is not None else ""
         sums.append(f"<td>{_e(mean_se_text(*table.sums[agent]))}{extra}</td>")
     parts.append(f"<tr class='sum'><td class='name'>Sum</td><td>{_e(rows[-1][1])}</td>{''.join(sums)}</tr></table>")
-    return "".join(parts)
-
-
-def _step_outputs(step: dict[str, Any]) -> str:
-    outputs = []
-    for event in step.get("events") or []:
-        if event.get("type") == "llm":
-            outputs.append(f"<details><summary>{_e(event.get('role') or 'LLM')}</summary>"
-                           f"<pre>{_e(event.get('text'))}</pre></details>")
-        elif event.get("type") == "translation":
-            outputs.append(f"<div class='note'>translated by {_e(event.get('method') or 'translator')}: "
-                           f"{_e(event.get('input'))} → {_e(event.get('action') or 'no action')}</div>")
-    return "".join(outputs) or "–"
-
-
-def _episode_html(episode: Episode) -> str:
-    h, f = episode.header, episode.footer
-    domain, agent, model, _ = episode.key
-    mark = "<span class='ok'>solved</span>" if episode.success else "<span class='fail'>not solved</span>"
-    fields = [_e(domain_label(domain)), _e(agent_label(agent)), _e(model_label(model)),
-              _e(h.get("problem_id") or h.get("problem") or "unknown problem")]
-    if episode.seed is not None:
-        fields.append(f"seed {_e(episode.seed)}")
-    fields += [mark, f"{_e(f.get('steps') or 0)} steps", f"{_e(f.get('invalid_actions') or 0)} invalid",
-               _e(f.get("stop_reason") or "unknown stop reason")]
-    parts = [f"<details><summary>{' · '.join(fields)}</summary>",
-             f"<p class='note'>episode {_e(episode.episode_id)}; {_e(length_text(episode))}; "
-             f"file {_e(episode.path.name)}</p>"]
-    if h.get("initial_state") or h.get("goal"):
-        parts.append(f"<p><b>Initial situation</b></p><pre>{_e(h.get('initial_state'))}</pre>"
-                     f"<p><b>Goal</b></p><pre>{_e(h.get('goal'))}</pre>")
-    else:
-        parts.append("<p class='note'>Initial situation and goal: not recorded in this trajectory (written by an "
-                     "apb version before they were recorded).</p>")
-    if episode.error:
-        parts.append(f"<p class='fail'>error: {_e(episode.error)}</p>")
-    if f.get("detail") and f.get("detail") != episode.error:
-        parts.append(f"<p class='note'>{_e(f.get('detail'))}</p>")
-    if not episode.steps:
-        parts.append("<p class='note'>No step was taken.</p></details>")
-        return "".join(parts)
-    parts.append("<table class='steps'><tr><th>step</th><th>action</th><th>feedback</th><th>LLM outputs</th></tr>")
-    for number, step in enumerate(episode.steps, start=1):
-        css = "" if step.get("action_valid") else " class='invalid'"
-        parts.append(f"<tr{css}><td>{number}</td><td>{_e(step.get('action'))}</td>"
-                     f"<td>{_e(step.get('observation'))}</td><td>{_step_outputs(step)}</td></tr>")
-    parts.append("</table></details>")
     return "".join(parts)
 
 
@@ -131,8 +83,6 @@ def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series:
     parts.append(html_table(["agent", x_label, "solved"], plot_text_rows(series)))
     if note := length_note(episodes):
         parts.append(f"<p class='note'>{_e(note)}</p>")
-    parts.append("<h2>Trajectories</h2>")
-    order = sorted(episodes, key=lambda e: (e.key, str(e.header.get("problem_id")), str(e.seed)))
-    parts += [_episode_html(e) for e in order]
+    parts.append(viewer_html(episodes))
     parts.append("</body></html>")
     return "\n".join(parts)
