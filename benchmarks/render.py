@@ -22,11 +22,11 @@ from pathlib import Path
 import gymnasium as gym
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ipc_coverage import REFERENCE, Timeout, problem_pairs, within  # noqa: E402
+from ipc_coverage import REFERENCE, Timeout, problem_pairs, within
 
-import apb.envs  # noqa: E402,F401  (registers the ids)
-from apb.domains.registry import BUNDLED  # noqa: E402
-from apb.envs import env_id  # noqa: E402
+import apb.envs  # noqa: F401  (registers the ids)
+from apb.domains.registry import BUNDLED
+from apb.envs import env_id
 
 
 def walk(env, steps: int, seed: int) -> dict:
@@ -96,14 +96,14 @@ def main() -> None:
             continue
         domain, problem = smallest(folder)
         try:
-            env = within(args.budget, lambda: gym.make("apb/PDDL-v0", domain_file=domain, problem_file=problem,
-                                                          render_mode="rgb_array"))
+            env = within(args.budget, lambda d=domain, p=problem: gym.make(
+                "apb/PDDL-v0", domain_file=d, problem_file=p, render_mode="rgb_array"))
             env.reset(seed=0)
             r = walk(env, args.steps, 0)
         except Timeout:
             failed += 1
             row = [folder.name, problem.name, "-", "-", "-", "-", f"no grounding within {args.budget:.0f} s"]
-        except Exception as error:  # noqa: BLE001  (a coverage table reports every failure and goes on)
+        except Exception as error:
             failed += 1
             row = [folder.name, problem.name, "-", "-", "-", "-", f"{type(error).__name__}: {str(error)[:80]}"]
         else:

@@ -85,7 +85,8 @@ def test_generic_picture_for_any_pddl_is_stable_across_steps():
 
 
 def test_a_domain_with_a_bundled_domain_s_predicates_gets_its_drawer():
-    env = gym.make("apb/PDDL-v0", domain_file=IPC / "blocks" / "domain.pddl", problem_file=IPC / "blocks" / "probBLOCKS-4-2.pddl",
+    folder = IPC / "blocks"
+    env = gym.make("apb/PDDL-v0", domain_file=folder / "domain.pddl", problem_file=folder / "probBLOCKS-4-2.pddl",
                    render_mode="rgb_array")
     env.reset(seed=0)
     assert type(env.unwrapped.painter.drawer).__name__ == "BlocksDrawer"  # IPC's blocks has Blocksworld's predicates

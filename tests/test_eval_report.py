@@ -14,6 +14,7 @@ import pytest
 from apb.engine.errors import ApbError
 from apb.eval.metrics import TrajectoryFileError, load_run, summarize, unfinished_episodes
 from apb.eval.report import CONTRACT_KEYS, write_report
+from apb.eval.report_viewer import read_viewer
 
 RUN = Path(__file__).parent / "data" / "eval" / "run"
 EXTRA_KEYS = {"solved0", "seeds", "problems", "solved_mean", "solved_se", "acc_mean", "acc_se", "acc0_mean",
@@ -212,14 +213,18 @@ def test_html_is_self_contained_and_escaped(tmp_path):
     rewrite(run / "episodes" / "blocksworld-react-scripted-demo-test-p01-s1.jsonl", inject)
     page = write_report([run], tmp_path / "out")["report.html"].read_text()
     assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page)
-    assert "<link" not in page and "<script" not in page
-    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page
-    assert "Action: &lt;b&gt;bold&lt;/b&gt; &amp; more" in page
+    assert "<link" not in page and "<script src" not in page and "fetch(" not in page
+    assert "<script>alert" not in page and "<b>bold" not in page  # model text is data, never markup
     assert "<style>" in page
-    # the trajectory viewer: one collapsible block per episode, failed actions marked
-    assert page.count("<details><summary>Blocksworld") == 8
-    assert "class='invalid'" in page
-    assert "Think: I should do (unstack a b)." in page
+    # the episode viewer: one entry per episode; failed actions marked; the texts kept verbatim as data
+    episodes = read_viewer(page)
+    assert sum(e["domain_label"] == "Blocksworld" for e in episodes) == 8
+    steps = [step for e in episodes for step in e["detail"]["steps"]]
+    assert any(not step["valid"] for step in steps)
+    assert "I cannot <script>alert('x')</script> that." in [step["observation"] for step in steps]
+    outputs = [o["text"] for step in steps for o in step["outputs"]]
+    assert "Action: <b>bold</b> & more" in outputs
+    assert any("Think: I should do (unstack a b)." in text for text in outputs)
 
 
 def test_paper_column_for_test_split_only(tmp_path):

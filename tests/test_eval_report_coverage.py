@@ -16,6 +16,7 @@ import pytest
 
 from apb.cli import main
 from apb.eval.report import write_report
+from apb.eval.report_viewer import read_viewer
 
 
 @pytest.fixture(scope="module")
@@ -185,11 +186,13 @@ def test_viewer_shows_the_initial_situation_and_goal_and_numbers_steps_from_1(ru
     header = json.loads(path.read_text().splitlines()[0])
     assert header["goal"] and header["initial_state"]
     page = write_report([runs / "symbolic"], tmp_path)["report.html"].read_text()
-    block = next(b for b in page.split("<details><summary>")[1:] if path.name in b)
-    assert "Initial situation" in block and "Goal" in block
-    assert header["goal"].split("\n")[0][:40].replace("'", "&#x27;") in block
-    numbers = re.findall(r"<tr[^>]*><td>(\d+)</td>", block.split("<table class='steps'>", 1)[1])
-    assert numbers[:2] == ["1", "2"]
+    episode = next(e for e in read_viewer(page) if e["detail"]["file"] == path.name)
+    assert episode["detail"]["initial_state"] == header["initial_state"] and episode["detail"]["goal"] == header["goal"]
+    numbers = [step["n"] for step in episode["detail"]["steps"]]
+    assert numbers[:2] == [1, 2]
+    # a picture of the initial state and of the state after every step, replayed through the engine
+    pictures = [episode["detail"]["picture"]] + [step["picture"] for step in episode["detail"]["steps"]]
+    assert all(p and p.startswith("<svg") for p in pictures) and len(set(pictures)) == len(pictures)
 
 
 # ---- merging folders ------------------------------------------------------------------------------------------

@@ -63,6 +63,16 @@ def unpack(blob: str) -> dict[str, Any]:
     return json.loads(gzip.decompress(base64.b64decode(blob)).decode("utf-8"))
 
 
+def read_viewer(page: str) -> list[dict[str, Any]]:
+    """Every episode of a report.html's viewer: its summary with its unpacked details under "detail"."""
+    listing = page.split("<script type='application/json' id='apb-episodes'>", 1)[1].split("</script>", 1)[0]
+    episodes = json.loads(listing)
+    for summary in episodes:
+        marker = f"<script type='application/octet-stream' id='apb-episode-{summary['i']}'>"
+        summary["detail"] = unpack(page.split(marker, 1)[1].split("</script>", 1)[0])
+    return episodes
+
+
 def viewer_html(episodes: list[Episode]) -> str:
     """The viewer's section: filters, the list (built by the page's script from the summaries) and the data."""
     order = sorted(episodes, key=lambda e: (e.key, str(e.header.get("problem_id")), str(e.seed)))
@@ -93,7 +103,7 @@ def viewer_html(episodes: list[Episode]) -> str:
         "<label>agent <select id='f-agent'><option value=''>all</option></select></label> "
         "<label>outcome <select id='f-outcome'><option value=''>all</option><option>solved</option>"
         "<option>not solved</option><option>error</option></select></label> "
-        "<span id='f-count' class='note'></span></div>",
+        f"<span id='f-count' class='note'>{len(order)} episodes</span></div>",
         "<table id='episode-list'><thead><tr><th class='name'>domain</th><th class='name'>agent</th>"
         "<th class='name'>model</th><th>problem</th><th>seed</th><th>outcome</th><th>steps</th><th>invalid</th>"
         "</tr></thead><tbody></tbody></table><div id='episode-view'></div></div>",

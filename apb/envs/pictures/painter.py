@@ -6,9 +6,9 @@ in orange, or after a failed action the objects of the missing facts outlined in
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
