@@ -74,18 +74,18 @@ def _circle(canvas: np.ndarray, s: Circle) -> None:
 
 
 def _segment(canvas: np.ndarray, ax: float, ay: float, bx: float, by: float, colour, width: float) -> None:
-    half = max(0.5, width / 2)
-    x0, y0, x1, y1 = _clip_box(canvas, min(ax, bx) - half - 1, min(ay, by) - half - 1,
-                               max(ax, bx) + half + 2, max(ay, by) + half + 2)
-    if x1 <= x0 or y1 <= y0:
-        return
-    ys, xs = np.ogrid[y0:y1, x0:x1]
-    px, py = xs + 0.5 - ax, ys + 0.5 - ay
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = np.clip((px * dx + py * dy) / length2, 0.0, 1.0) if length2 > 0 else np.zeros_like(px * py)
-    dist2 = (px - t * dx) ** 2 + (py - t * dy) ** 2
-    canvas[y0:y1, x0:x1][dist2 <= half * half] = colour
+    """A straight segment `width` pixels thick: squares stamped at one-pixel steps along it (cost ∝ length, not
+    the area of its bounding box: long edges of the generic graph stay cheap)."""
+    h, w = canvas.shape[:2]
+    steps = int(max(abs(bx - ax), abs(by - ay))) + 1
+    xs = np.floor(np.linspace(ax, bx, steps)).astype(np.int64)
+    ys = np.floor(np.linspace(ay, by, steps)).astype(np.int64)
+    low = -(int(width) // 2)
+    for dy in range(low, low + max(1, int(width))):
+        for dx in range(low, low + max(1, int(width))):
+            px, py = xs + dx, ys + dy
+            keep = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+            canvas[py[keep], px[keep]] = colour
 
 
 def _line(canvas: np.ndarray, s: Line) -> None:
