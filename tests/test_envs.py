@@ -337,7 +337,10 @@ def test_render_modes(capsys):
     human.step("(pick-up nothing)")
     assert "no object called nothing" in capsys.readouterr().out
     with pytest.raises(ApbError, match="render_mode"):
-        PDDLTextEnv("blocksworld", render_mode="rgb_array")
+        PDDLTextEnv("blocksworld", render_mode="rgb_array_list")
+    frame = PDDLTextEnv("blocksworld", render_mode="rgb_array")
+    frame.reset(seed=0)
+    assert frame.render().dtype.name == "uint8"  # pictures: tests/test_envs_pictures.py
 
 
 # ---- other problem sources ----------------------------------------------------------------------------------------
