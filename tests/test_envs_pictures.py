@@ -152,3 +152,18 @@ def test_bundled_domains_have_their_own_drawer(name):
     env.reset(seed=0)
     painter = env.unwrapped.painter
     assert isinstance(painter, Painter) and type(painter.drawer).__name__ != "GraphDrawer"
+
+
+@pytest.mark.parametrize("folder, domain, problem", [
+    ("psr-small", "p03-domain.pddl", "p03-s7-n1-l3-f70.pddl"),      # derived predicates, ADL
+    ("miconic-fulladl", "domain.pddl", "f1-2.pddl"),                # ADL: quantifiers, conditional effects
+    ("elevators-opt08-strips", "domain.pddl", "p03.pddl"),          # action costs
+    ("sokoban-opt08-strips", "domain.pddl", "p03.pddl")])
+def test_apb_pddl_draws_ipc_domains_with_axioms_adl_and_costs(folder, domain, problem):
+    path = IPC / folder
+    env = gym.make("apb/PDDL-v0", domain_file=path / domain, problem_file=path / problem, render_mode="rgb_array")
+    _, info = env.reset(seed=0)
+    first = env.render()
+    _, _, _, _, info = env.step(info["admissible_actions"][0])
+    assert env.render().shape == first.shape and (env.render() != first).any()
+    assert "<svg" in env.unwrapped.picture_svg()
