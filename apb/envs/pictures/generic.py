@@ -14,6 +14,7 @@ from apb.envs.pictures.view import StateView, StaticFacts
 CELL_W, CELL_H = 116, 74
 MAX_NODES = 160          # more objects are listed as a count (the picture stays readable and fast)
 MAX_STATIC_EDGES = 400
+MAX_EDGES = 300          # fluent binary facts drawn as arrows; more are counted at the top
 TOP = 22
 
 
@@ -44,6 +45,7 @@ class GraphDrawer:
             scene.line(x1, y1, x2, y2, stroke=LIGHT)
         labels: dict[str, list[str]] = {name: [] for name in self.shown}
         flags = []
+        edges: list[tuple[str, tuple[str, ...]]] = []
         for predicate, rows in sorted(view.fluent.items()):
             for args in rows:
                 if not args:
@@ -52,9 +54,11 @@ class GraphDrawer:
                     if args[0] in labels:
                         labels[args[0]].append(predicate)
                 elif len(args) == 2 and args[0] in self.pos and args[1] in self.pos and args[0] != args[1]:
-                    self._edge(scene, predicate, args)
+                    edges.append((predicate, args))
                 elif args[0] in labels:
                     labels[args[0]].append(f"{predicate} {' '.join(args[1:])}")
+        for x, y, text in [self._edge(scene, predicate, args) for predicate, args in edges[:MAX_EDGES]]:
+            scene.text(x, y, text, colour=(90, 90, 90))
         for name in self.shown:
             x, y = self.pos[name]
             fill = palette(self.type_index[str(self.types[name])])
@@ -65,12 +69,16 @@ class GraphDrawer:
                 scene.label(x, y + 12 + (i + 1) * (CHAR_H + 1), text + more, colour=(20, 90, 160),
                             max_width=CELL_W - 6)
         top = " ".join(flags)
+        if len(edges) > MAX_EDGES:
+            top = f"(+{len(edges) - MAX_EDGES} binary facts not drawn) " + top
         if self.hidden:
             top = f"(+{self.hidden} more objects) " + top
         scene.text(4, 6, top, colour=(20, 90, 160), max_width=self.width - 8)
         return scene
 
-    def _edge(self, scene: Scene, predicate: str, args: tuple[str, ...]) -> None:
+    def _edge(self, scene: Scene, predicate: str, args: tuple[str, ...]) -> tuple[float, float, str]:
+        """Draws the arrow of a binary fact; returns where its label goes (labels are drawn after every arrow, so
+        the arrows rasterise in one batch)."""
         (x1, y1), (x2, y2) = self.pos[args[0]], self.pos[args[1]]
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
@@ -79,4 +87,4 @@ class GraphDrawer:
         scene.line(x1 + ux * 10 + ox, y1 + uy * 10 + oy, x2 - ux * 11 + ox, y2 - uy * 11 + oy, stroke=GREY,
                    width=2, objects=args[:2], arrow=True)
         mx, my = (x1 + x2) / 2 + ox * 3, (y1 + y2) / 2 + oy * 3
-        scene.text(mx - text_width(predicate) / 2, my - CHAR_H / 2, predicate, colour=(90, 90, 90))
+        return mx - text_width(predicate) / 2, my - CHAR_H / 2, predicate

@@ -73,29 +73,33 @@ def _circle(canvas: np.ndarray, s: Circle) -> None:
         region[(d <= s.r) & (d > s.r - s.width)] = s.stroke
 
 
-def _segment(canvas: np.ndarray, ax: float, ay: float, bx: float, by: float, colour, width: float) -> None:
-    """A straight segment `width` pixels thick: squares stamped at one-pixel steps along it (cost ∝ length, not
-    the area of its bounding box: long edges of the generic graph stay cheap)."""
+def _segments(canvas: np.ndarray, ends: np.ndarray, colour, width: float) -> None:
+    """Straight segments (rows of x1, y1, x2, y2) `width` pixels thick, all at once: squares stamped at one-pixel
+    steps along each (cost ∝ total length, not the area of bounding boxes: long edges stay cheap)."""
     h, w = canvas.shape[:2]
-    steps = int(max(abs(bx - ax), abs(by - ay))) + 1
-    xs = np.floor(np.linspace(ax, bx, steps)).astype(np.int64)
-    ys = np.floor(np.linspace(ay, by, steps)).astype(np.int64)
-    low = -(int(width) // 2)
-    for dy in range(low, low + max(1, int(width))):
-        for dx in range(low, low + max(1, int(width))):
+    ax, ay, bx, by = ends.T
+    steps = (np.maximum(np.abs(bx - ax), np.abs(by - ay))).astype(np.int64) + 1
+    starts = np.repeat(np.cumsum(steps) - steps, steps)
+    t = (np.arange(int(steps.sum())) - starts) / np.repeat(np.maximum(steps - 1, 1), steps)
+    xs = np.floor(np.repeat(ax, steps) + t * np.repeat(bx - ax, steps)).astype(np.int64)
+    ys = np.floor(np.repeat(ay, steps) + t * np.repeat(by - ay, steps)).astype(np.int64)
+    thick = max(1, int(width))
+    low = -(thick // 2)
+    for dy in range(low, low + thick):
+        for dx in range(low, low + thick):
             px, py = xs + dx, ys + dy
             keep = (px >= 0) & (px < w) & (py >= 0) & (py < h)
             canvas[py[keep], px[keep]] = colour
 
 
-def _line(canvas: np.ndarray, s: Line) -> None:
-    _segment(canvas, s.x1, s.y1, s.x2, s.y2, s.stroke, s.width)
+def _line_ends(s: Line) -> list[tuple[float, float, float, float]]:
+    """The segments of a line: itself, and the two strokes of its arrow head."""
+    ends = [(s.x1, s.y1, s.x2, s.y2)]
     if s.arrow:
         angle = math.atan2(s.y2 - s.y1, s.x2 - s.x1)
-        for side in (-0.45, 0.45):
-            hx = s.x2 - 8 * math.cos(angle + side)
-            hy = s.y2 - 8 * math.sin(angle + side)
-            _segment(canvas, s.x2, s.y2, hx, hy, s.stroke, s.width)
+        ends += [(s.x2, s.y2, s.x2 - 8 * math.cos(angle + side), s.y2 - 8 * math.sin(angle + side))
+                 for side in (-0.45, 0.45)]
+    return ends
 
 
 def _text(canvas: np.ndarray, s: Text) -> None:
@@ -111,13 +115,28 @@ def _text(canvas: np.ndarray, s: Text) -> None:
     canvas[y + my0:y + my1, x + mx0:x + mx1][mask[my0:my1, mx0:mx1]] = s.colour
 
 
-_DRAW = {Rect: _rect, Circle: _circle, Line: _line, Text: _text}
+_DRAW = {Rect: _rect, Circle: _circle, Text: _text}
 
 
 def to_array(scene: Scene) -> np.ndarray:
-    """The scene as an H×W×3 uint8 array (a fresh array on every call)."""
+    """The scene as an H×W×3 uint8 array (a fresh array on every call). Consecutive lines of one colour and width
+    are drawn in one batch (the same pixels as one by one: they are all the same colour)."""
     canvas = np.empty((scene.height, scene.width, 3), dtype=np.uint8)
     canvas[:] = scene.background
-    for shape in scene.shapes:
+    shapes = scene.shapes
+    i = 0
+    while i < len(shapes):
+        shape = shapes[i]
+        if type(shape) is Line:
+            ends: list = []
+            j = i
+            while j < len(shapes) and type(shapes[j]) is Line and shapes[j].stroke == shape.stroke \
+                    and shapes[j].width == shape.width:
+                ends += _line_ends(shapes[j])
+                j += 1
+            _segments(canvas, np.array(ends, dtype=np.float64), shape.stroke, shape.width)
+            i = j
+            continue
         _DRAW[type(shape)](canvas, shape)
+        i += 1
     return canvas
