@@ -25,7 +25,9 @@ class EpisodePictures:
 
         key = (str(header.get("domain")), header.get("split"), str(header.get("description") or "curated"))
         if key not in self._envs:
-            description = key[2] if key[2] in ("obfuscated", "shuffled") else "curated"
+            # the robustness variants rename objects and actions as the run saw them; otherwise the PDDL view (no
+            # wording needed: pictures need the task only)
+            description = key[2] if key[2] in ("obfuscated", "shuffled") else "pddl"
             try:
                 self._envs[key] = PDDLTextEnv(key[0], split=key[1], description=description)
             except (ApbError, OSError) as error:
@@ -40,11 +42,17 @@ class EpisodePictures:
         env = self._env(header)
         if isinstance(env, Exception):
             return [], f"no pictures: the episode's domain could not be loaded ({env})"
-        problem = header.get("problem_id") or header.get("problem")
-        try:
-            task = env.task_for(problem)
-        except (ApbError, OSError) as error:
-            return [], f"no pictures: problem {problem!r} could not be loaded ({error})"
+        problem, task, failure = None, None, None
+        for problem in (header.get("problem_id"), header.get("problem")):  # a variant's dataset renumbers ids
+            if problem is None:
+                continue
+            try:
+                task = env.task_for(problem)
+                break
+            except (ApbError, OSError) as error:
+                failure = failure or f"no pictures: problem {problem!r} could not be loaded ({error})"
+        if task is None:
+            return [], failure or "no pictures: the trajectory names no problem"
         key = (id(env), str(problem))
         painter = self._painters.get(key)
         if painter is None:
