@@ -124,7 +124,7 @@ class Painter:
                 continue
             if isinstance(shape, (Rect, Circle)):
                 shape.stroke, shape.width = colour, 3
-            elif isinstance(shape, Line):
+            elif isinstance(shape, Line) and objects.issuperset(shape.objects):  # a fact between two of them
                 shape.stroke, shape.width = colour, max(shape.width, 3)
 
     @staticmethod
