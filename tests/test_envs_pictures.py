@@ -120,13 +120,13 @@ def test_gymnasium_record_video_writes_an_mp4(tmp_path):
     pytest.importorskip("moviepy")  # the dev extra installs it (apb[video])
     from gymnasium.wrappers import RecordVideo
 
-    env = RecordVideo(gym.make("apb/Ferry-v0", render_mode="rgb_array"), str(tmp_path), name_prefix="ferry",
+    env = RecordVideo(gym.make("apb/Ferry-v0", render_mode="rgb_array"), str(tmp_path / "videos"), name_prefix="ferry",
                       episode_trigger=lambda episode: True, disable_logger=True)
     _, info = env.reset(seed=0, options={"problem": 1})
     for action in info["gold_plan"]:
         env.step(action)
     env.close()
-    videos = list(tmp_path.glob("ferry*.mp4"))
+    videos = list((tmp_path / "videos").glob("ferry*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
 
 
