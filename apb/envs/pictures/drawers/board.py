@@ -60,6 +60,11 @@ class BoardDrawer:
         self.places = sorted(self._kind(types, static, b.place_kinds)) + list(b.extra_places)
         self.carriers = self._kind(types, static, b.carrier_kinds) | {c for _, _, c in b.inside if isinstance(c, str)}
         self.place_set = set(self.places)
+        # untyped domains (Logistics) name kinds with unary static predicates: a truck and a plane differ in colour
+        kinds = {k.lower() for k in b.carrier_kinds}
+        for predicate, rows in sorted(static.by_predicate.items()):
+            if predicate.lower() in kinds:
+                types.update({a[0]: predicate.lower() for a in rows if a and a[0] in types})
         self.type_index = {t: i for i, t in enumerate(sorted(set(types.values())))}
         self.types = types
         self.tags = short_names(sorted(task.objects))
