@@ -60,6 +60,7 @@ class InspectLLM:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.last_messages: list[Any] = []
+        self.error: BaseException | None = None  # the model's failure (401, 500 after retries, ...), if any
 
     def complete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None,
                  choices=None) -> Completion:
@@ -74,7 +75,11 @@ class InspectLLM:
         config = GenerateConfig(max_tokens=max_tokens, temperature=temperature, seed=seed,
                                 stop_seqs=list(stop) if stop else None)
         start = time.perf_counter()
-        output = await self.model.generate(chat, config=config)
+        try:
+            output = await self.model.generate(chat, config=config)
+        except Exception as err:
+            self.error = err  # apb's episode records it and stops; apb_agent raises it for Inspect
+            raise
         self.last_messages = [*chat, ChatMessageAssistant(content=output.completion)]
         usage = output.usage
         return Completion(output.completion,
@@ -150,6 +155,8 @@ def apb_agent():
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         llm = InspectLLM(get_model())
         outcome = await anyio.to_thread.run_sync(play_episode, state.metadata["spec"], llm)
+        if llm.error is not None:  # a model/API error is the sample's error (log status `error`), not a score of 0
+            raise llm.error
         if llm.last_messages:
             state.messages = llm.last_messages
         state.metadata["apb"] = outcome
