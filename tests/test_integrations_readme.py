@@ -115,21 +115,33 @@ class Gold:
     def learn_inspect(self, args: list[str]) -> None:
         """The gold of the samples `inspect eval TASK -T ...` will ask about (only those: a game's task text is also
         the description an nl2pddl sample gives)."""
-        from apb.agents.act import english_action
         from apb.integrations import inspect_tasks
-        from apb.integrations.game import GameSession
 
         self.plans, self.table = {}, {}
         task, options = args[2], task_args(args)
         built = getattr(inspect_tasks, task.split("/", 1)[1])(**options)
         for sample in built.dataset:
             if task == "apb/game":
-                session = GameSession(options["domain"])
-                text = session.reset(problem=sample.metadata["spec"]["problem"])
-                self.plans[text] = [english_action(a, session.info) for a in session.info["gold_plan"]]
-                session.close()
+                self.learn_plan(options["domain"], sample.metadata["spec"]["problem"])
             else:
                 self.table[sample.input[-1].text] = sample.target
+
+    def learn_games(self, domain: str, problems: str) -> None:
+        """The gold plans of a selection of problems (as `apb eval` reads `problems`)."""
+        from apb.eval.plan import parse_problems, resolve_problems
+
+        self.plans, self.table = {}, {}
+        for problem in resolve_problems(domain, "test", parse_problems(problems)):
+            self.learn_plan(domain, problem)
+
+    def learn_plan(self, domain: str, problem) -> None:
+        from apb.agents.act import english_action
+        from apb.integrations.game import GameSession
+
+        session = GameSession(domain)
+        text = session.reset(problem=problem)
+        self.plans[text] = [english_action(a, session.info) for a in session.info["gold_plan"]]
+        session.close()
 
     def learn_exports(self, apb_commands: list[list[str]]) -> None:
         """The gold of the questions and pairs the section's `apb ... export` commands exported."""
@@ -208,3 +220,25 @@ def test_lm_eval_commands_of_the_section_run_and_score_the_gold_answers_1(gold_s
         scores = {(task, key): value for task, metrics in results.items() for key, value in metrics.items()
                   if key.split(",")[0] in ("official", "sound", "parseable", "solvable", "correct")}
         assert scores and all(v == 1.0 for v in scores.values()), (command, scores)
+
+
+def test_vf_eval_command_of_the_section_plays_the_gold_plans_to_reward_1(gold_server, tmp_path):
+    """Run in verifiers' own venv (CI: .ci/run), after tools/verifiers_harness.py prepared and locked verifiers'
+    chat program: UV_FROZEN=1 keeps its set-up off the network, as the README says."""
+    pytest.importorskip("verifiers.v1")
+    [command] = lines("vf-eval ")
+    env = {**offline(gold_server, tmp_path), "UV_FROZEN": "1"}
+    args = as_run(command, tmp_path, env)
+    domain, problems = args[args.index("--env.taskset.domain") + 1], args[args.index("--env.taskset.problems") + 1]
+    gold_server.answer.learn_games(domain, problems)
+    done = subprocess.run([executable("vf-eval"), *args[1:]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    [traces] = (tmp_path / "vf-runs").rglob("traces.jsonl")
+    episodes = [json.loads(line) for line in traces.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(episodes) == len(gold_server.answer.plans), done.stdout[-3000:]
+    for episode in episodes:
+        assert episode["ok"] and not episode["errors"], episode["errors"]  # vf-eval exits 0 on errors too
+        [trace] = episode["traces"]
+        assert trace["rewards"]["goal_reached"]["score"] == 1.0
+        assert trace["metrics"]["plan_length"] == trace["metrics"]["optimal_length"]

@@ -9,7 +9,7 @@ them), in plain text turns: the agent builds the prompts and its LLM calls go to
 model event of the log), the env's feedback comes back as the next user turn, and apb's translator turns the
 model's English into PDDL actions. The scorer says whether the goal was reached (1 or 0) and keeps the plan
 length, the optimal length, the invalid actions, the stop reason and every step as metadata. `-T` parameters:
-`domain`, `problems` (as in `apb eval`: 1-5, 1,3, all), `split`, `agent` (act, react, closed-loop:H, ...),
+`domain`, `problems` (as in `apb eval`: 1-5, 1,3, all), `split`, `agent` (act, react, closed-loop:horizon=H, ...),
 `description` (curated, rule, obfuscated, shuffled, an nl.yaml), `translator`, `seeds`, `max_steps`,
 `require_finish`.
 
