@@ -138,13 +138,18 @@ def test_inspect_game_with_an_openai_model_playing_the_gold_plan_scores_1(tmp_pa
     assert {r["model"] for r in server.requests} == {"gpt-4o-mini"}
 
 
-def test_inspect_game_against_a_401_server_ends_with_the_logs_status_error(tmp_path):
-    with ModelServer(mode="401") as server:
-        _, log = inspect_eval([*GAME, "--model", "openai/gpt-4o-mini"], server, tmp_path)
-    assert server.requests  # the model was asked, and refused
+@pytest.mark.parametrize("mode, options, error", [
+    ("401", [], "401"),  # not retried: Inspect stops at a refused key
+    ("500", ["--max-retries", "1"], "InternalServerError"),  # after Inspect's (and the OpenAI client's) retries
+])
+def test_inspect_game_against_a_failing_server_ends_with_the_logs_status_error(mode, options, error, tmp_path):
+    """A model error is the sample's error and the run's (status `error`), not an episode scored 0."""
+    with ModelServer(mode=mode) as server:
+        _, log = inspect_eval([*GAME, "--model", "openai/gpt-4o-mini", *options], server, tmp_path)
+    assert server.requests  # the model was asked, and failed
     assert log.status == "error", [next(iter(s.scores.values())).metadata for s in log.samples or [] if s.scores]
-    assert "401" in log.error.message
-    assert all(s.error is not None and "401" in s.error.message for s in log.samples)
+    assert error in log.error.message
+    assert all(s.error is not None and not s.scores for s in log.samples or [])
 
 
 def acp_gold(args: dict) -> dict[str, str]:
