@@ -1,6 +1,7 @@
 """verifiers environment (extra `verifiers`): the env's `run` driven through verifiers' turn protocol by scripted
 policies. verifiers 0.4 runs a real model through a harness program that uv installs from the registry, so the
-model's side is a test double of `Interaction` here; the trace, its rewards and the taskset are verifiers' own."""
+model's side is a test double of `Interaction` here; the trace, its rewards and the taskset are verifiers' own.
+The real thing, `vf-eval` with its harness against a local model server, runs in test_integrations_readme.py."""
 
 from __future__ import annotations
 

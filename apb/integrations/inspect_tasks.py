@@ -9,7 +9,7 @@ them), in plain text turns: the agent builds the prompts and its LLM calls go to
 model event of the log), the env's feedback comes back as the next user turn, and apb's translator turns the
 model's English into PDDL actions. The scorer says whether the goal was reached (1 or 0) and keeps the plan
 length, the optimal length, the invalid actions, the stop reason and every step as metadata. `-T` parameters:
-`domain`, `problems` (as in `apb eval`: 1-5, 1,3, all), `split`, `agent` (act, react, closed-loop:H, ...),
+`domain`, `problems` (as in `apb eval`: 1-5, 1,3, all), `split`, `agent` (act, react, closed-loop:horizon=H, ...),
 `description` (curated, rule, obfuscated, shuffled, an nl.yaml), `translator`, `seeds`, `max_steps`,
 `require_finish`.
 
@@ -60,6 +60,7 @@ class InspectLLM:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.last_messages: list[Any] = []
+        self.error: BaseException | None = None  # the model's failure (401, 500 after retries, ...), if any
 
     def complete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None,
                  choices=None) -> Completion:
@@ -74,7 +75,11 @@ class InspectLLM:
         config = GenerateConfig(max_tokens=max_tokens, temperature=temperature, seed=seed,
                                 stop_seqs=list(stop) if stop else None)
         start = time.perf_counter()
-        output = await self.model.generate(chat, config=config)
+        try:
+            output = await self.model.generate(chat, config=config)
+        except Exception as err:
+            self.error = err  # apb's episode records it and stops; apb_agent raises it for Inspect
+            raise
         self.last_messages = [*chat, ChatMessageAssistant(content=output.completion)]
         usage = output.usage
         return Completion(output.completion,
@@ -150,6 +155,8 @@ def apb_agent():
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         llm = InspectLLM(get_model())
         outcome = await anyio.to_thread.run_sync(play_episode, state.metadata["spec"], llm)
+        if llm.error is not None:  # a model/API error is the sample's error (log status `error`), not a score of 0
+            raise llm.error
         if llm.last_messages:
             state.messages = llm.last_messages
         state.metadata["apb"] = outcome

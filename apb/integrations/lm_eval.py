@@ -4,17 +4,20 @@ export itself needs nothing but apb).
 
     apb acp generate ferry --tasks app,reach --formats bool,mcq --count 5 --out acp-ferry
     apb acp export --format lm-eval lm-tasks --questions acp-ferry
-    lm_eval --model hf --model_args pretrained=... --include_path lm-tasks --tasks apb_acp
+    lm_eval --model local-chat-completions --model_args model=NAME,base_url=$OPENAI_BASE_URL/chat/completions \
+        --apply_chat_template --include_path lm-tasks --tasks apb_acp
 
-DIR gets one task per question group, `apb_acp_<task>_<format>` (YAML + `data/<group>.jsonl`), the group
-`apb_acp` of all of them, and `utils.py`, whose `process_results` scores each answer with apb's extractor and
-scorers: the metrics `official` (ACPBench's semantics) and `sound` (apb's) equal `apb acp eval`'s on the same
-answers. The prompt is `apb acp eval`'s messages flattened into one text (system, shots, question); answers are
-generated greedily (`generate_until`). The data paths in the YAMLs are absolute: export again after moving DIR.
+DIR gets one task per question group, `apb_acp_<group>` (e.g. `apb_acp_applicable_actions_bool`; YAML +
+`data/<group>.jsonl`), the group `apb_acp` of all of them, and `utils.py`, whose `process_results` scores each
+answer with apb's extractor and scorers: the metrics `official` (ACPBench's semantics) and `sound` (apb's) equal
+`apb acp eval`'s on the same answers. The prompt is `apb acp eval`'s messages flattened into one text (system,
+shots, question); answers are generated greedily (`generate_until`). The data paths in the YAMLs are absolute:
+export again after moving DIR.
 
     apb nl2pddl build blocksworld --count 10 --out pairs
     apb nl2pddl export --format lm-eval nl-tasks --pairs pairs
-    lm_eval --model hf --model_args pretrained=... --include_path nl-tasks --tasks apb_nl2pddl
+    lm_eval --model local-chat-completions --model_args model=NAME,base_url=$OPENAI_BASE_URL/chat/completions \
+        --apply_chat_template --include_path nl-tasks --tasks apb_nl2pddl
 
 For NL->PDDL, DIR gets one task per domain of the pairs, `apb_nl2pddl_<domain>`, the group `apb_nl2pddl`, and a
 `utils.py` whose `process_results` reads the PDDL problem from the answer and scores it with apb's checker
