@@ -32,7 +32,7 @@ from apb.llm.base import (
     check_messages,
 )
 from apb.llm.cache import CachedLLM, CacheStats, ResponseCache, default_cache_path
-from apb.llm.factory import LimitedLLM, Totals, TrackedLLM, make_llm
+from apb.llm.factory import LimitedLLM, Totals, TrackedLLM, make_llm, request_cap
 from apb.llm.pricing import ModelPrice, PriceTable, load_prices
 from apb.llm.retry import ProviderError, ProviderLimit, RetryPolicy, set_concurrency
 from apb.llm.scripted import ScriptedLLM
@@ -67,6 +67,7 @@ __all__ = [
     "load_prices",
     "make_llm",
     "parse_spec",
+    "request_cap",
     "set_concurrency",
 ]
 

@@ -119,6 +119,25 @@ class LimitedLLM(LLMWrapper):
             return await self.inner.acomplete(messages, **kwargs)
 
 
+SELF_HOSTED = frozenset({"openai-compatible"})  # servers the user runs: their capacity is theirs to use
+
+
+def request_cap(spec: str | None, llm_concurrency: int | None = None, concurrency: int | None = None) -> int | None:
+    """The provider request cap a run sets for `spec` (what `make_llm(..., concurrency=)` takes): the run's
+    `--llm-concurrency` when given; for a self-hosted server (openai-compatible, e.g. vLLM, Ollama, a llama.cpp
+    server) the run's `--concurrency`, so every item in flight can have its request in flight; otherwise None,
+    the provider's default (openai 8, anthropic 8: safe for hosted rate limits; local 1: one model in process)."""
+    if llm_concurrency is not None:
+        return llm_concurrency
+    if not spec or concurrency is None:
+        return None
+    try:
+        provider = parse_spec(spec).provider
+    except LLMConfigError:
+        return None  # make_llm reports the bad spec
+    return concurrency if provider in SELF_HOSTED else None
+
+
 def _local_llm(spec: Spec, client_kwargs: dict[str, Any]) -> Any:
     try:
         from apb.llm.local import LocalLLM
