@@ -43,7 +43,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     prepare_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite, create=False,
                     resumable=False)
     questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
-                                view=args.view, description=args.description, budget=args.budget)
+                                view=args.view, description=args.description, budget=args.budget,
+                                executor=args.executor, concurrency=args.concurrency)
     with open_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite,
                       resumable=False):
         paths = write_questions(questions, args.out)
@@ -202,6 +203,9 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     g.add_argument("--seed", type=non_negative_int, default=0)
     g.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET,
                    help="states enumerated at most per state space")
+    g.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                   help=f"tasks generated at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
+    add_executor(g, "tasks")
     g.set_defaults(func=cmd_generate)
 
     e = acp_sub.add_parser("eval", help="ask an LLM every question; results.jsonl with both scorers, resumable")
