@@ -11,7 +11,6 @@ import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from apb.acp.errors import ACPError
@@ -208,7 +207,7 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
              executor: str = "thread", concurrency: int = 1) -> tuple[list[Question], GenerationStats]:
     """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics. Each task is
     an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either."""
-    from apb.eval.executors import collect
+    from apb.eval.executors import absolute_source, collect
 
     tasks = check_choice(list(tasks or TASKS), TASKS, "task")
     formats = check_choice(list(formats or FORMATS), FORMATS, "format")
@@ -216,9 +215,7 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
         raise ACPError(f"--count must be at least 1, got {count}")
     if view not in VIEWS:
         raise ACPError(f"unknown view {view!r}: use nl or pddl")
-    path = Path(source)
-    if path.exists():
-        source = str(path.resolve())  # Ray workers may run in another folder
+    source = absolute_source(source)
     resolve_dataset(source)  # a bad name or folder fails here, once
     items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget)
              for task in tasks]

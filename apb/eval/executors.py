@@ -105,6 +105,16 @@ def _item_task(item: Any, out_dir: str, cache: str, llm_concurrency: int | None,
     return item.run(Path(out_dir), item_llm(item, cache, llm_concurrency, concurrency), None)
 
 
+def _result(ray: Any, ref: Any) -> dict:
+    """A task's record; a user error (ApbError) raised in the worker is raised here as itself (one line)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        if isinstance(error.cause, ApbError):
+            raise error.cause from None
+        raise
+
+
 class RayExecutor:
     """Items as Ray tasks, at most `concurrency` in flight."""
 
@@ -138,12 +148,12 @@ class RayExecutor:
                     raise RunStopped
                 while queue and len(pending) < self.concurrency:
                     item = queue.pop(0)
-                    pending[task.remote(item, str(out_dir), self.cache, self.llm_concurrency,
+                    pending[task.remote(item, str(Path(out_dir).resolve()), self.cache, self.llm_concurrency,
                                         self.concurrency)] = item
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
                 for ref in ready:
                     item = pending.pop(ref)
-                    on_record(item, ray.get(ref))
+                    on_record(item, _result(ray, ref))
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
@@ -161,6 +171,16 @@ def make_executor(executor: str, concurrency: int, *, cache: str = "rw", llms: d
     if executor == "ray":
         return RayExecutor(concurrency, cache=cache, llm_concurrency=llm_concurrency)
     raise ApbError(f"unknown executor {executor!r}: use thread (default) or ray")
+
+
+def absolute_source(source: str) -> str:
+    """A problem source as an item carries it to a worker: a folder or file as an absolute path (a Ray worker may
+    run in another folder), a bundled name as it is (it wins over a folder of that name)."""
+    from apb.datasets import is_bundled
+
+    if not is_bundled(source) and Path(source).exists():
+        return str(Path(source).resolve())
+    return source
 
 
 def collect(items: Sequence[Any], out_dir: str | Path, *, executor: str = "thread", concurrency: int = 1

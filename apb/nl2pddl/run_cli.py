@@ -30,6 +30,9 @@ def add_run_parsers(sub) -> None:
                                                 "empty unless --overwrite)")
     p.add_argument("--overwrite", action="store_true", help="replace the pairs an earlier run wrote into --out")
     p.add_argument("--split", help="the dataset's split (default: its test split)")
+    p.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                   help=f"problems at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
+    add_executor(p, "problems")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("import", help="convert Planetarium's released rows (JSON, JSONL, parquet) into pairs")
@@ -73,7 +76,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                     resumable=False)
     with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
                       resumable=False):
-        rows = build_pairs(args.dataset, args.count, args.out, split=args.split)
+        rows = build_pairs(args.dataset, args.count, args.out, split=args.split, executor=args.executor,
+                           concurrency=args.concurrency)
     abstract = sum(r["init_is_abstract"] or r["goal_is_abstract"] for r in rows)
     make_console().print(f"wrote {len(rows)} pairs ({abstract} abstract) to {escape(str(Path(args.out) / PAIRS_FILE))}")
     return 0
