@@ -9,7 +9,8 @@ An exact entry answers a one-turn item (an ACP question, an NL->PDDL pair); a ma
 message, and the answer is that episode's turn: the assistant messages after the message holding the marker.
 Anything else gets `fallback`. `GET /stats` gives `{"requests", "peak_in_flight"}` (`/stats/reset`: and starts a
 new peak). `status_script` (tests) answers the first requests with the listed HTTP statuses and headers instead,
-e.g. a 429 with `retry-after`.
+e.g. a 429 with `retry-after`; `gather` (tests) holds the first requests until that many are in flight (at most
+`GATHER_TIMEOUT` seconds), so a test sees how many requests a run sends at once without timing anything.
 Bound to 127.0.0.1 only; a ThreadingHTTPServer with a listen backlog for hundreds of simultaneous connections.
 """
 
@@ -25,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 FALLBACK = "look around"
+GATHER_TIMEOUT = 20.0
 
 
 def message_key(text: str) -> str:
@@ -69,12 +71,14 @@ class LatencyServer(ThreadingHTTPServer):
     request_queue_size = 1024  # the default backlog (5) drops SYNs when a run opens 64 connections at once
 
     def __init__(self, table: AnswerTable, latency: float, port: int = 0,
-                 status_script: list[tuple[int, dict[str, str]]] | None = None) -> None:
+                 status_script: list[tuple[int, dict[str, str]]] | None = None, gather: int = 0) -> None:
         super().__init__(("127.0.0.1", port), _Handler)
         self.table = table
         self.latency = latency
         self.status_script = list(status_script or ())
+        self.gather = gather
         self.lock = threading.Lock()
+        self.gathered = threading.Condition(self.lock)
         self.requests = 0
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -135,6 +139,11 @@ class _Handler(BaseHTTPRequestHandler):
             scripted = server.status_script.pop(0) if server.status_script else None
             server.in_flight += 1
             server.peak_in_flight = max(server.peak_in_flight, server.in_flight)
+            server.gathered.notify_all()
+            if scripted is None and server.gather:
+                server.gathered.wait_for(lambda: not server.gather or server.in_flight >= server.gather,
+                                         timeout=GATHER_TIMEOUT)
+                server.gather = 0  # once: the requests after the first batch are answered as they come
         try:
             if scripted is not None:
                 status, headers = scripted

@@ -4,7 +4,8 @@ It starts its own OpenAI-compatible server (`apb.bench.llm_server`, a child proc
 request after `latency` seconds with the item's gold: the gold plan's next action, the ACP gold answer, the gold
 PDDL problem), then runs the real commands as a user does, each a child process timed from start to exit (startup
 included): `apb eval` (Act episodes on Blocksworld), `apb acp eval` (questions generated from Blocksworld) and
-`apb nl2pddl eval` (pairs built from Blocksworld), all at `--concurrency C` with the answer cache off.
+`apb nl2pddl eval` (Blocksworld's pairs, repeated under new ids up to the count asked), all at `--concurrency C`
+with the answer cache off.
 
 The latency bound of a run: latency x max(the most calls of one item, ceil(all calls / C)): no run can be faster,
 however fast apb is. Printed per command: seconds, bound, bound/seconds (1.0 = at the bound), calls, the server's
@@ -73,17 +74,21 @@ def acp_questions(count: int, folder: Path, table: AnswerTable) -> Path:
 
 
 def nl2pddl_pairs(count: int, folder: Path, table: AnswerTable) -> Path:
-    """At least `count` NL->PDDL pairs of Blocksworld in folder/pairs.jsonl (first `count` used); gold in `table`."""
+    """`count` NL->PDDL pairs in folder/pairs.jsonl: every pair built from Blocksworld's problems, then copies of them
+    under new ids (`<id>-copy<k>`) up to `count`; the gold problems in `table`."""
     from apb.engine.errors import read_input
-    from apb.nl2pddl.build import build_pairs
+    from apb.nl2pddl.build import PAIRS_FILE, build_pairs, write_rows
     from apb.nl2pddl.runner import domain_file_for, messages_for
 
-    rows = build_pairs(DOMAIN, count, folder)
-    for row in rows:
+    built = build_pairs(DOMAIN, 10_000, folder)
+    for row in built:
         domain_text = read_input(domain_file_for(row, folder), "domain file")
         answer = "```pddl\n" + row["problem_pddl"].strip() + "\n```"
         table.exact[message_key(messages_for(row, domain_text, [])[-1]["content"])] = answer
-    return folder / "pairs.jsonl"
+    rows = [dict(row, id=f"{row['id']}-copy{n // len(built)}" if n >= len(built) else row["id"])
+            for n, row in ((n, built[n % len(built)]) for n in range(count))]
+    write_rows(rows, folder / PAIRS_FILE)
+    return folder / PAIRS_FILE
 
 
 # ---- the server and the timed commands -----------------------------------------------------------------------------
@@ -142,7 +147,7 @@ def run_kind(kind: str, data: dict[str, Any], server: ServerProcess, out: Path, 
     elif kind == "acp eval":
         argv = ["acp", "eval", str(data["questions"]), "--no-progress", *common]
     else:
-        argv = ["nl2pddl", "eval", str(data["pairs"]), "--limit", str(data["pair_count"]), *common]
+        argv = ["nl2pddl", "eval", str(data["pairs"]), *common]
     before = server.stats(reset=True)["requests"]
     result = timed(argv)
     after = server.stats()
@@ -176,17 +181,17 @@ def generator_rows(folder: Path, workers: tuple[int, ...], count: int) -> list[d
 
 
 def run_throughput_bench(*, latency: float = 1.0, concurrency: int = 64, episodes: int = 64, questions: int = 640,
-                         pairs: int = 64, workers: tuple[int, ...] = (), generate_count: int = 4,
+                         pairs: int = 640, workers: tuple[int, ...] = (), generate_count: int = 4,
                          kinds: tuple[str, ...] = KINDS, progress=None) -> dict[str, Any]:
     """The report of `apb bench llm-throughput` (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="apb-llm-bench-") as tmp:
         folder = Path(tmp)
         table = AnswerTable()
         problems = min(episodes, 16)
-        data: dict[str, Any] = {"problems": problems, "seeds": math.ceil(episodes / problems), "pair_count": pairs}
+        data: dict[str, Any] = {"problems": problems, "seeds": math.ceil(episodes / problems)}
         episode_answers(problems, table)
         data["questions"] = acp_questions(questions, folder / "questions", table)
-        data["pairs"] = nl2pddl_pairs(math.ceil(pairs / 2), folder / "pairs", table)
+        data["pairs"] = nl2pddl_pairs(pairs, folder / "pairs", table)
         answers = folder / "answers.json"
         answers.write_text(json.dumps(table.to_dict()), encoding="utf-8")
         server = ServerProcess(answers, latency)
@@ -264,7 +269,8 @@ def add_bench_llm_throughput_parser(bench_subparsers) -> argparse.ArgumentParser
     b.add_argument("--concurrency", type=positive_int, default=64, help="--concurrency of each run (default 64)")
     b.add_argument("--episodes", type=positive_int, default=64, help="Act episodes of apb eval (default 64)")
     b.add_argument("--questions", type=positive_int, default=640, help="questions of apb acp eval (default 640)")
-    b.add_argument("--pairs", type=positive_int, default=64, help="pairs of apb nl2pddl eval (default 64)")
+    b.add_argument("--pairs", type=positive_int, default=640,
+                   help="pairs of apb nl2pddl eval (default 640: Blocksworld's, repeated under new ids)")
     b.add_argument("--ray-workers", type=_workers, default=(), metavar="LIST",
                    help="also run everything with --executor ray at these worker counts (e.g. 1,2), and the "
                         "generators with threads and Ray (needs apb[ray])")
