@@ -177,7 +177,9 @@ def _dump(line: dict) -> str:
 
 
 class TrajectoryWriter:
-    """Appends lines to `<path>.part` (flushed and fsynced); `footer()` renames it to `path` atomically."""
+    """Appends lines to `<path>.part` (flushed as written); `footer()` fsyncs it and renames it to `path` atomically.
+    The steps are not fsynced one by one: a `.part` file is never read back (`--resume` deletes and reruns it), so
+    that would only add a disk wait to every step of every episode."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -186,10 +188,11 @@ class TrajectoryWriter:
         self._file = open(self.part, "w", encoding="utf-8")  # noqa: SIM115 - closed in footer()/abort()
         self.steps: list[dict] = []
 
-    def _write(self, line: dict) -> None:
+    def _write(self, line: dict, sync: bool = False) -> None:
         self._file.write(_dump(line))
         self._file.flush()
-        os.fsync(self._file.fileno())
+        if sync:
+            os.fsync(self._file.fileno())
 
     def header(self, header: dict) -> None:
         self._write({"type": "header", **{k: v for k, v in header.items() if k != "type"}})
@@ -201,7 +204,7 @@ class TrajectoryWriter:
 
     def footer(self, footer: dict) -> Path:
         """Writes the footer and publishes the finished file; returns its path."""
-        self._write({"type": "footer", **{k: v for k, v in footer.items() if k != "type"}})
+        self._write({"type": "footer", **{k: v for k, v in footer.items() if k != "type"}}, sync=True)
         self._file.close()
         os.replace(self.part, self.path)
         return self.path
