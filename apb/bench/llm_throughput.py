@@ -10,9 +10,9 @@ with the answer cache off.
 The latency bound of a run: latency x max(the most calls of one item, ceil(all calls / C)): no run can be faster,
 however fast apb is. Printed per command: seconds, bound, bound/seconds (1.0 = at the bound), calls, the server's
 peak of requests in flight, items that succeeded (gold answers: all of them), and apb's own CPU seconds per LLM call
-(the command process's user+system time / calls). `workers` adds the scaling table: each command again with
-`--executor ray` at 1 and 2 workers (a local Ray instance with that many CPUs), plus the CPU-heavy generators
-`apb acp generate` and `apb nl2pddl build` with threads and with Ray.
+(the command process's user+system time / calls). `workers` adds the scaling table: each command on `scale_items`
+items with threads and with `--executor ray` at each worker count (`--concurrency W`; Ray: a local instance with W
+CPUs, started by the command), and the CPU-heavy generators `apb acp generate` and `apb nl2pddl build` likewise.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def run_kind(kind: str, data: dict[str, Any], server: ServerProcess, out: Path, 
 def generator_rows(folder: Path, workers: tuple[int, ...], count: int) -> list[dict[str, Any]]:
     """`apb acp generate` and `apb nl2pddl build` (CPU only) with threads and with Ray at each worker count."""
     rows = []
-    runs = [("thread", 1)] + [("ray", w) for w in workers]
+    runs = [(executor, w) for w in workers for executor in ("thread", "ray")]
     for command, argv in (("apb acp generate", ["acp", "generate", "floortile", "--count", str(count)]),
                           ("apb nl2pddl build", ["nl2pddl", "build", "logistics", "--count", str(4 * count)])):
         outputs = {}
@@ -176,13 +176,40 @@ def generator_rows(folder: Path, workers: tuple[int, ...], count: int) -> list[d
             outputs[(executor, n)] = b"".join(p.read_bytes() for p in produced)
             rows.append({"command": command, "executor": executor, "workers": n,
                          "seconds": round(result["seconds"], 2), "exit": result["exit"],
-                         "same_as_threads": outputs[(executor, n)] == outputs[("thread", 1)]})
+                         "same_as_threads": outputs[(executor, n)] == outputs[runs[0]]})
+    return rows
+
+
+def first_lines(path: Path, count: int, out: Path) -> Path:
+    """The first `count` lines of a JSONL file, as a file of its own in `out` (domain files alongside)."""
+    out.mkdir(parents=True, exist_ok=True)
+    if (path.parent / "domains").is_dir() and not (out / "domains").exists():
+        (out / "domains").symlink_to(path.parent / "domains")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)[:count]
+    (out / path.name).write_text("".join(lines), encoding="utf-8")
+    return out / path.name
+
+
+def scaling_rows(data: dict[str, Any], folder: Path, server: ServerProcess, workers: tuple[int, ...], items: int, *,
+                 latency: float, kinds: tuple[str, ...], progress=None) -> list[dict[str, Any]]:
+    """Every command on `items` items, with threads and with Ray, at each worker count."""
+    small = {"problems": min(items, 16), "seeds": 1,
+             "questions": first_lines(data["questions"], items, folder / "small-questions"),
+             "pairs": first_lines(data["pairs"], items, folder / "small-pairs")}
+    rows = []
+    for n in workers:
+        for executor in ("thread", "ray"):
+            for kind in kinds:
+                if progress is not None:
+                    progress.print(f"apb {kind} --executor {executor} --concurrency {n} ({items} items) ...")
+                out = folder / f"scale-{kind.replace(' ', '-')}-{executor}-{n}"
+                rows.append(run_kind(kind, small, server, out, latency=latency, concurrency=n, executor=executor))
     return rows
 
 
 def run_throughput_bench(*, latency: float = 1.0, concurrency: int = 64, episodes: int = 64, questions: int = 640,
                          pairs: int = 640, workers: tuple[int, ...] = (), generate_count: int = 4,
-                         kinds: tuple[str, ...] = KINDS, progress=None) -> dict[str, Any]:
+                         scale_items: int = 8, kinds: tuple[str, ...] = KINDS, progress=None) -> dict[str, Any]:
     """The report of `apb bench llm-throughput` (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="apb-llm-bench-") as tmp:
         folder = Path(tmp)
@@ -196,21 +223,23 @@ def run_throughput_bench(*, latency: float = 1.0, concurrency: int = 64, episode
         answers.write_text(json.dumps(table.to_dict()), encoding="utf-8")
         server = ServerProcess(answers, latency)
         rows: list[dict[str, Any]] = []
+        scaling: list[dict[str, Any]] = []
         try:
-            runs = [("thread", concurrency)] + [("ray", w) for w in workers]
-            for executor, n in runs:
-                for kind in kinds:
-                    if progress is not None:
-                        progress.print(f"apb {kind} --executor {executor} --concurrency {n} ...")
-                    out = folder / f"run-{kind.replace(' ', '-')}-{executor}-{n}"
-                    rows.append(run_kind(kind, data, server, out, latency=latency, concurrency=n, executor=executor))
+            for kind in kinds:
+                if progress is not None:
+                    progress.print(f"apb {kind} --concurrency {concurrency} ...")
+                out = folder / f"run-{kind.replace(' ', '-')}"
+                rows.append(run_kind(kind, data, server, out, latency=latency, concurrency=concurrency))
+            if workers:
+                scaling = scaling_rows(data, folder, server, workers, scale_items, latency=latency, kinds=kinds,
+                                       progress=progress)
         finally:
             server.close()
-        scaling = generator_rows(folder, workers, generate_count) if workers else []
+        generators = generator_rows(folder, workers, generate_count) if workers else []
     return {"apb_version": __version__, "python": platform.python_version(), "cpu_count": os.cpu_count(),
             "load_1min": round(os.getloadavg()[0], 2), "latency_s": latency, "concurrency": concurrency,
             "episodes": data["problems"] * data["seeds"], "questions": questions, "pairs": pairs,
-            "rows": rows, "generators": scaling}
+            "scale_items": scale_items, "rows": rows, "scaling": scaling, "generators": generators}
 
 
 def print_throughput_report(report: dict[str, Any], console) -> None:
@@ -227,7 +256,16 @@ def print_throughput_report(report: dict[str, Any], console) -> None:
                       f"{r['of_bound']:.2f}", "-" if r["cpu_ms_per_call"] is None else f"{r['cpu_ms_per_call']:.1f}")
     console.width = max(console.width, 120)
     console.print(table)
-    for r in report["rows"]:
+    if report["scaling"]:
+        scale = Table(title=f"threads vs Ray workers, {report['scale_items']} items per command (a Ray run starts its "
+                            "own local instance: that is in its time)")
+        for column in ("command", "executor", "workers", "calls", "seconds", "bound s", "of bound"):
+            scale.add_column(column, justify="left" if column in ("command", "executor") else "right")
+        for r in report["scaling"]:
+            scale.add_row(r["command"], r["executor"], str(r["concurrency"]), str(r["calls"]), f"{r['seconds']:.1f}",
+                          f"{r['bound_s']:.1f}", f"{r['of_bound']:.2f}")
+        console.print(scale)
+    for r in report["rows"] + report["scaling"]:
         if r.get("stderr"):
             console.print(f"{r['command']} exited {r['exit']}: {r['stderr']}", markup=False, highlight=False)
     if report["generators"]:
@@ -256,7 +294,7 @@ def cmd_bench_llm_throughput(args: argparse.Namespace) -> int:
 
     report = run_throughput_bench(latency=args.latency, concurrency=args.concurrency, episodes=args.episodes,
                                   questions=args.questions, pairs=args.pairs, workers=args.ray_workers,
-                                  generate_count=args.generate_count,
+                                  generate_count=args.generate_count, scale_items=args.scale_items,
                                   progress=None if args.json else make_console(stderr=True))
     return show_report(report, print_throughput_report, args.json)
 
@@ -272,8 +310,10 @@ def add_bench_llm_throughput_parser(bench_subparsers) -> argparse.ArgumentParser
     b.add_argument("--pairs", type=positive_int, default=640,
                    help="pairs of apb nl2pddl eval (default 640: Blocksworld's, repeated under new ids)")
     b.add_argument("--ray-workers", type=_workers, default=(), metavar="LIST",
-                   help="also run everything with --executor ray at these worker counts (e.g. 1,2), and the "
-                        "generators with threads and Ray (needs apb[ray])")
+                   help="add the scaling table: every command (and the generators) with threads and with "
+                        "--executor ray at these worker counts, e.g. 1,2 (needs apb[ray])")
+    b.add_argument("--scale-items", type=positive_int, default=8,
+                   help="with --ray-workers: items per command in the scaling table (default 8)")
     b.add_argument("--generate-count", type=positive_int, default=4,
                    help="with --ray-workers: apb acp generate floortile --count N, apb nl2pddl build logistics "
                         "--count 4N (default 4)")
