@@ -147,3 +147,15 @@ def test_bench_llm_throughput_runs_every_kind_against_its_own_server():
         assert row["bound_s"] > 0 and row["seconds"] > 0 and row["cpu_ms_per_call"] > 0
     console = make_console()
     print_throughput_report(report, console)
+
+
+def test_an_experiment_file_sets_llm_concurrency(tmp_path):
+    from apb.eval.config import ConfigError, load_config
+
+    path = tmp_path / "exp.yaml"
+    path.write_text("domains: [ferry]\nagents: [act]\nconcurrency: 16\nllm_concurrency: 3\n", encoding="utf-8")
+    config = load_config(path)
+    assert (config.concurrency, config.llm_concurrency) == (16, 3)
+    path.write_text("domains: [ferry]\nagents: [act]\nllm_concurrency: 0\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="llm_concurrency"):
+        load_config(path)
