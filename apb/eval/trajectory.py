@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -115,8 +115,10 @@ def slim_event(event: dict) -> dict:
 
 
 def step_line(record: Any) -> dict:
-    """A StepRecord (or its dict) as a trajectory step line."""
-    data = asdict(record) if not isinstance(record, dict) else dict(record)
+    """A StepRecord (or its dict) as a trajectory step line. Its fields are read as they are, not through
+    `dataclasses.asdict`, which deep-copied every LLM call's whole conversation only for `slim_event` to drop it (the
+    largest CPU cost of a step after the HTTP call; events are plain dicts)."""
+    data = dict(record) if isinstance(record, dict) else {f.name: getattr(record, f.name) for f in fields(record)}
     return {"type": "step", "index": data["index"], "action": data["action"], "observation": data["observation"],
             "action_valid": data["action_valid"], "failure_kind": data["failure_kind"], "reward": data["reward"],
             "terminated": data["terminated"], "truncated": data["truncated"],
