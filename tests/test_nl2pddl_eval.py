@@ -43,7 +43,8 @@ def _answers(tmp_path: Path) -> Path:
 
 def test_eval_scores_scripted_answers_and_resumes(tmp_path, capsys):
     pairs, answers, out = _pairs(tmp_path), _answers(tmp_path), tmp_path / "run"
-    assert main(["nl2pddl", "eval", str(pairs), "--llm", f"scripted:{answers}", "--out", str(out)]) == 0
+    assert main(["nl2pddl", "eval", str(pairs), "--llm", f"scripted:{answers}", "--concurrency", "1",  # in order
+                 "--out", str(out)]) == 0
     results = {r["id"]: [r["parseable"], r["solvable"], r["correct"]] for r in read_results(out)}
     assert results == {pid: triple for pid, _, _, triple in CASES}
     assert "correct 60.0%" in capsys.readouterr().out
