@@ -6,6 +6,7 @@ never from the view, so `--view nl` and `--view pddl` give the same questions wi
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 import warnings
@@ -183,7 +184,9 @@ class TaskItem:
         self.seed, self.view, self.description, self.budget = seed, view, description, budget
 
     def run(self, out_dir: Any, llm: Any, stop: Any) -> dict:
-        with warnings.catch_warnings():  # a Ray worker's own; in threads generate() has set the filter already
+        # in threads (a stop Event given) generate() has set the filter for them all (catch_warnings is not
+        # thread-safe); a Ray worker (stop None) sets its own
+        with warnings.catch_warnings() if stop is None else contextlib.nullcontext():
             warnings.simplefilter("ignore", category=UserWarning)
             generator = Generator(self.source, seed=self.seed, budget=self.budget, description=self.description)
             questions = generator.word(generator.generate([self.id], self.formats, self.count, stop), self.view)
