@@ -33,7 +33,7 @@ from apb.engine import (
     load_task,
     read_plan,
 )
-from apb.flags import non_negative_int, positive_float, positive_int
+from apb.flags import add_llm_concurrency, non_negative_int, positive_float, positive_int
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -372,7 +372,7 @@ def cmd_examples_build(args: argparse.Namespace) -> int:
     if args.llm:
         from apb.llm import make_llm
 
-        llm = make_llm(args.llm)
+        llm = make_llm(args.llm, concurrency=args.llm_concurrency)
     report = write_thoughts(example, llm)
     # never into the installed package: the current folder unless --out says where
     path = Path(args.out) if args.out else Path(f"{args.domain}_{THOUGHTS_FILE}")
@@ -471,6 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     e = examples_sub.add_parser("build", help="write the thoughts of a domain's CoT/ReAct example (LLM or template)")
     e.add_argument("domain")
     e.add_argument("--llm", help="LLM spec that writes the thoughts (default: the template thought writer)")
+    add_llm_concurrency(e)
     e.add_argument("--out", help="file to write (default: DOMAIN_example_thoughts.yaml in the current folder; the "
                    "shipped file is apb/domains/DOMAIN/example_thoughts.yaml of a source checkout)")
     e.set_defaults(func=cmd_examples_build)

@@ -35,3 +35,20 @@ def positive_float(value: str) -> float:
     if not number > 0 or number == float("inf"):
         raise argparse.ArgumentTypeError(f"{value} must be a positive number")
     return number
+
+
+LLM_CONCURRENCY_HELP = ("LLM requests in flight at most (the provider's request cap; default: --concurrency for an "
+                        "openai-compatible server, else the provider's safe default: openai 8, anthropic 8, local 1)")
+DEFAULT_CONCURRENCY = 4  # items at a time: apb eval, apb acp eval and apb nl2pddl eval alike
+
+
+def add_llm_concurrency(parser: argparse.ArgumentParser) -> None:
+    """`--llm-concurrency N`, the same on every command that calls an LLM (see `apb.llm.request_cap`)."""
+    parser.add_argument("--llm-concurrency", type=positive_int, metavar="N", help=LLM_CONCURRENCY_HELP)
+
+
+def add_executor(parser: argparse.ArgumentParser, noun: str) -> None:
+    """`--executor thread|ray`, the same on every command that runs items through the one runner."""
+    parser.add_argument("--executor", choices=("thread", "ray"), default="thread",
+                        help=f"thread (default): {noun} in threads of this process; ray: {noun} as Ray tasks on a "
+                             "local instance, or the cluster at $RAY_ADDRESS (pip install 'apb[ray]')")

@@ -1,6 +1,7 @@
 """OpenAI, OpenAI-compatible and Anthropic backends against fake HTTP servers (the real SDKs parse and raise):
-request mapping, usage and cost, retries, malformed answers, missing keys, async calls, the concurrency cap,
-and that an API key never reaches a file, an error message or a log."""
+request mapping, usage and cost, retries (the SDKs' own, with their sleeps recorded instead of slept), malformed
+answers, missing keys, async calls, the concurrency cap, and that an API key never reaches a file, an error message
+or a log."""
 
 from __future__ import annotations
 
@@ -16,11 +17,10 @@ from typing import Any
 import httpx2
 import pytest
 
-from apb.llm import LLMConfigError, LLMError, ProviderError, ProviderLimit, RetryPolicy, make_llm
+from apb.llm import LLMConfigError, LLMError, ProviderError, ProviderLimit, make_llm
 from apb.llm.anthropic_backend import AnthropicMessages
 from apb.llm.openai_backend import OpenAIChat
 from apb.llm.pricing import load_prices
-from apb.llm.retry import retry_after_seconds
 
 OPENAI_URL = "https://api.openai.com/v1/chat/completions"
 
@@ -85,7 +85,7 @@ class FakeServer:
 
 
 class Sleeps:
-    """Injected sleep functions: record the waits, never sleep."""
+    """The SDKs' waits between retries (`time.sleep`, `anyio.sleep` in their clients), recorded, never slept."""
 
     def __init__(self) -> None:
         self.waits: list[float] = []
@@ -96,8 +96,16 @@ class Sleeps:
     async def async_sleep(self, seconds: float) -> None:
         self.waits.append(seconds)
 
-    def policy(self, max_retries: int = 5, **kwargs: Any) -> RetryPolicy:
-        return RetryPolicy(max_retries, sleep=self.sleep, async_sleep=self.async_sleep, **kwargs)
+
+@pytest.fixture(autouse=True)
+def sleeps(monkeypatch) -> Sleeps:
+    import anyio
+    import openai._base_client
+
+    recorded = Sleeps()
+    monkeypatch.setattr(openai._base_client.time, "sleep", recorded.sleep)
+    monkeypatch.setattr(anyio, "sleep", recorded.async_sleep)
+    return recorded
 
 
 @pytest.fixture
@@ -110,17 +118,14 @@ def keys(monkeypatch) -> None:
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
 
 
-def openai_chat(server: FakeServer, sleeps: Sleeps | None = None, model: str = "gpt-4o", **kwargs: Any) -> OpenAIChat:
-    sleeps = sleeps or Sleeps()
+def openai_chat(server: FakeServer, model: str = "gpt-4o", **kwargs: Any) -> OpenAIChat:
     return OpenAIChat(model, http_client=server.client(), async_http_client=server.async_client(),
-                      retry=sleeps.policy(), limit=ProviderLimit("test", 8), **kwargs)
+                      limit=ProviderLimit("test", 8), **kwargs)
 
 
-def claude(server: FakeServer, sleeps: Sleeps | None = None, model: str = "claude-haiku-4-5",
-           **kwargs: Any) -> AnthropicMessages:
-    sleeps = sleeps or Sleeps()
+def claude(server: FakeServer, model: str = "claude-haiku-4-5", **kwargs: Any) -> AnthropicMessages:
     return AnthropicMessages(model, http_client=server.client(), async_http_client=server.async_client(),
-                             retry=sleeps.policy(), limit=ProviderLimit("test", 8), **kwargs)
+                             limit=ProviderLimit("test", 8), **kwargs)
 
 
 USER = [{"role": "user", "content": "Which block is on the table?"}]
@@ -169,7 +174,7 @@ def test_openai_sends_at_most_four_stop_strings_but_applies_all(keys):
 def test_openai_compatible_base_url_dummy_key_and_unknown_price(keys, monkeypatch):
     server = FakeServer(openai_body("ok", model="llama3:8b"))
     llm = OpenAIChat("llama3:8b", base_url="http://localhost:11434/v1", http_client=server.client(),
-                     retry=Sleeps().policy(), limit=ProviderLimit("test", 4))
+                     limit=ProviderLimit("test", 4))
     answer = llm.complete(USER, max_tokens=20, temperature=0.0)
     (request,) = server.requests
     assert str(request.url) == "http://localhost:11434/v1/chat/completions"
@@ -182,8 +187,7 @@ def test_openai_compatible_base_url_dummy_key_and_unknown_price(keys, monkeypatc
 
     monkeypatch.setenv("OPENAI_COMPATIBLE_API_KEY", "compat-key-123")
     server2 = FakeServer(openai_body("ok"))
-    OpenAIChat("llama3:8b", base_url="http://localhost:11434/v1", http_client=server2.client(),
-               retry=Sleeps().policy()).complete(USER)
+    OpenAIChat("llama3:8b", base_url="http://localhost:11434/v1", http_client=server2.client()).complete(USER)
     assert server2.requests[0].headers["authorization"] == "Bearer compat-key-123"
 
 
@@ -232,57 +236,51 @@ def test_anthropic_whitespace_stop_is_applied_locally(keys):
 
 # ---- retries --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("make", [openai_chat, claude], ids=["openai", "anthropic"])
-def test_429_with_retry_after_is_retried_after_that_wait(keys, make):
+def test_429_with_retry_after_is_retried_after_that_wait(keys, make, sleeps):
     body = openai_body("ok") if make is openai_chat else anthropic_body("ok")
     server = FakeServer(status(429, "slow down", {"retry-after": "7"}), body)
-    sleeps = Sleeps()
-    answer = make(server, sleeps).complete(USER)
+    answer = make(server).complete(USER)
     assert answer.text == "ok"
     assert len(server.requests) == 2
     assert sleeps.waits == [7.0]
 
 
-def test_retry_after_ms_wins_over_retry_after(keys):
+def test_retry_after_ms_wins_over_retry_after(keys, sleeps):
     server = FakeServer(status(429, headers={"retry-after-ms": "1500", "retry-after": "9"}), openai_body("ok"))
-    sleeps = Sleeps()
-    openai_chat(server, sleeps).complete(USER)
+    openai_chat(server).complete(USER)
     assert sleeps.waits == [1.5]
 
 
-def test_retry_after_header_forms():
-    assert retry_after_seconds({"retry-after": "2.5"}) == 2.5
-    assert retry_after_seconds({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0  # a date in the past
-    assert retry_after_seconds({"retry-after": "soon"}) is None
-    assert retry_after_seconds({}) is None
+def test_x_should_retry_false_is_not_retried(keys, sleeps):
+    server = FakeServer(status(503, "maintenance", {"x-should-retry": "false"}), openai_body("ok"))
+    with pytest.raises(ProviderError, match="HTTP 503 server error \\(not retried\\)"):
+        openai_chat(server).complete(USER)
+    assert len(server.requests) == 1 and sleeps.waits == []
 
 
 @pytest.mark.parametrize("make", [openai_chat, claude], ids=["openai", "anthropic"])
 @pytest.mark.parametrize("failure", [status(500), status(503), status(529), timeout, refused],
                          ids=["500", "503", "529", "timeout", "connection"])
-def test_transient_failure_then_success(keys, make, failure):
+def test_transient_failure_then_success(keys, make, failure, sleeps):
     body = openai_body("ok") if make is openai_chat else anthropic_body("ok")
     server = FakeServer(failure, body)
-    sleeps = Sleeps()
-    answer = make(server, sleeps).complete(USER)
+    answer = make(server).complete(USER)
     assert answer.text == "ok" and len(server.requests) == 2
-    assert len(sleeps.waits) == 1 and 0.5 <= sleeps.waits[0] <= 1.0  # base 1 s with jitter
+    assert len(sleeps.waits) == 1 and 0.3 <= sleeps.waits[0] <= 0.5  # the SDKs' first backoff: 0.5 s with jitter
 
 
-def test_backoff_grows_exponentially_up_to_the_cap():
-    policy = RetryPolicy(max_delay=10.0, jitter=0.0)
-    from apb.llm.retry import Failure
-
-    failure = Failure("server_error", True)
-    assert [policy.delay(n, failure) for n in range(1, 7)] == [1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
+def test_backoff_grows_exponentially(keys, sleeps):
+    server = FakeServer(status(503), status(503), status(503), openai_body("ok"))
+    assert openai_chat(server).complete(USER).text == "ok"
+    assert len(sleeps.waits) == 3 and sleeps.waits[0] < sleeps.waits[1] < sleeps.waits[2] <= 2.0
 
 
 @pytest.mark.parametrize("code", [400, 401, 403, 404])
 @pytest.mark.parametrize("make", [openai_chat, claude], ids=["openai", "anthropic"])
-def test_client_errors_are_not_retried(keys, make, code):
+def test_client_errors_are_not_retried(keys, make, code, sleeps):
     server = FakeServer(status(code, "Invalid value for max_tokens"))
-    sleeps = Sleeps()
     with pytest.raises(ProviderError) as info:
-        make(server, sleeps).complete(USER)
+        make(server).complete(USER)
     assert len(server.requests) == 1 and sleeps.waits == []
     error = info.value
     assert isinstance(error, LLMError) and error.status == code and error.attempts == 1
@@ -290,10 +288,9 @@ def test_client_errors_are_not_retried(keys, make, code):
     assert "Invalid value for max_tokens" in str(error)
 
 
-def test_gives_up_after_max_retries(keys):
+def test_gives_up_after_max_retries(keys, sleeps):
     server = FakeServer(status(503, "overloaded"))
-    sleeps = Sleeps()
-    llm = OpenAIChat("gpt-4o", http_client=server.client(), retry=sleeps.policy(max_retries=2))
+    llm = OpenAIChat("gpt-4o", http_client=server.client(), max_retries=2)
     with pytest.raises(ProviderError) as info:
         llm.complete(USER)
     assert len(server.requests) == 3 and len(sleeps.waits) == 2
@@ -340,14 +337,13 @@ def test_custom_key_variable(monkeypatch):
 
 
 # ---- async ----------------------------------------------------------------------------------------------------
-def test_async_openai_and_anthropic_with_retries(keys):
+def test_async_openai_and_anthropic_with_retries(keys, sleeps):
     openai_server = FakeServer(status(429, headers={"retry-after": "3"}), openai_body("async openai"))
     anthropic_server = FakeServer(timeout, anthropic_body("async claude"))
-    sleeps = Sleeps()
 
     async def main():
-        return await asyncio.gather(openai_chat(openai_server, sleeps).acomplete(USER, max_tokens=5),
-                                    claude(anthropic_server, sleeps).acomplete(USER))
+        return await asyncio.gather(openai_chat(openai_server).acomplete(USER, max_tokens=5),
+                                    claude(anthropic_server).acomplete(USER))
 
     first, second = asyncio.run(main())
     assert (first.text, second.text) == ("async openai", "async claude")
@@ -365,7 +361,7 @@ def test_async_client_error_not_retried(keys):
 
 def test_async_without_given_client_makes_one_per_event_loop(keys, monkeypatch):
     server = FakeServer(openai_body("fresh loop"))
-    llm = OpenAIChat("gpt-4o", retry=Sleeps().policy())
+    llm = OpenAIChat("gpt-4o")
     made = []
     original = llm._make_client
 
@@ -395,8 +391,7 @@ def test_sync_calls_respect_the_concurrency_cap(keys):
         return httpx2.Response(200, json=openai_body("ok"))
 
     limit = ProviderLimit("capped", 2)
-    llm = OpenAIChat("gpt-4o", http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-                     retry=Sleeps().policy(), limit=limit)
+    llm = OpenAIChat("gpt-4o", http_client=httpx2.Client(transport=httpx2.MockTransport(handler)), limit=limit)
     results: list[str] = []
     threads = [threading.Thread(target=lambda: results.append(llm.complete(USER).text)) for _ in range(6)]
     for thread in threads:
@@ -423,7 +418,7 @@ def test_async_calls_respect_the_concurrency_cap(keys):
 
     limit = ProviderLimit("capped-async", 3)
     llm = AnthropicMessages("claude-haiku-4-5", async_http_client=httpx2.AsyncClient(
-        transport=httpx2.MockTransport(handler)), retry=Sleeps().policy(), limit=limit)
+        transport=httpx2.MockTransport(handler)), limit=limit)
 
     async def main():
         return await asyncio.gather(*(llm.acomplete(USER) for _ in range(10)))
@@ -475,9 +470,8 @@ def test_api_keys_never_reach_files_messages_or_logs(monkeypatch, tmp_path, capl
             if name.startswith("ok-") and not name.endswith(provider):
                 continue
             server = FakeServer(echo_key(make_response))
-            sleeps = Sleeps()
             llm = make_llm(f"{provider}:my-model", http_client=server.client(),
-                           async_http_client=server.async_client(), retry=sleeps.policy(max_retries=1))
+                           async_http_client=server.async_client(), max_retries=1)
             sync_messages = [{"role": "user", "content": f"{provider} {name} sync"}]
             async_messages = [{"role": "user", "content": f"{provider} {name} async"}]
             for call in (lambda: llm.complete(sync_messages),  # noqa: B023 - called right away

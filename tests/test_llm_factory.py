@@ -9,7 +9,7 @@ import sys
 import types
 
 import pytest
-from test_llm_backends import FakeServer, Sleeps, anthropic_body, openai_body, status
+from test_llm_backends import FakeServer, anthropic_body, openai_body, sleeps, status  # noqa: F401 - sleeps: autouse
 
 from apb.llm import (
     CacheMissError,
@@ -42,8 +42,7 @@ def isolated(monkeypatch, tmp_path):
 
 
 def openai_llm(server: FakeServer, spec: str = "openai:gpt-4o-mini", **kwargs) -> TrackedLLM:
-    return make_llm(spec, http_client=server.client(), async_http_client=server.async_client(),
-                    retry=Sleeps().policy(), **kwargs)
+    return make_llm(spec, http_client=server.client(), async_http_client=server.async_client(), **kwargs)
 
 
 def test_openai_through_the_cache_with_totals(tmp_path):
@@ -76,7 +75,7 @@ def test_totals_count_errors_and_unpriced_calls():
 
 def test_async_through_the_cache():
     server = FakeServer(anthropic_body("async answer"))
-    llm = make_llm("anthropic:claude-haiku-4-5", async_http_client=server.async_client(), retry=Sleeps().policy())
+    llm = make_llm("anthropic:claude-haiku-4-5", async_http_client=server.async_client())
 
     async def main():
         return [await llm.acomplete(USER) for _ in range(3)]
@@ -138,7 +137,6 @@ def test_concurrency_defaults_and_override():
 def test_max_retries_argument():
     server = FakeServer(status(500))
     llm = make_llm("openai:gpt-4o", cache="off", max_retries=1, http_client=server.client())
-    llm.inner.retry.sleep = lambda seconds: None
     with pytest.raises(ProviderError, match="after 2 attempts"):
         llm.complete(USER)
     assert len(server.requests) == 2

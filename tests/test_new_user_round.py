@@ -199,7 +199,7 @@ def test_nl2pddl_resume_counts_a_retried_error_once(tmp_path, capsys):
     script = tmp_path / "answers.txt"
     script.write_text(rows[0]["problem_pddl"], encoding="utf-8")  # one answer: the other pairs' calls fail
     out = tmp_path / "run"
-    base = ["nl2pddl", "eval", str(pairs), "--llm", f"scripted:{script}", "--out", str(out)]
+    base = ["nl2pddl", "eval", str(pairs), "--llm", f"scripted:{script}", "--concurrency", "1", "--out", str(out)]
     assert main(base) == 1
     script.write_text("\n---\n".join(r["problem_pddl"] for r in rows[1:]), encoding="utf-8")
     assert main([*base, "--resume"]) == 0

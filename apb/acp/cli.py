@@ -16,7 +16,7 @@ from rich.table import Table
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS
 from apb.console import make_console
-from apb.flags import non_negative_int, positive_int
+from apb.flags import DEFAULT_CONCURRENCY, add_executor, add_llm_concurrency, non_negative_int, positive_int
 
 out = make_console()
 err = make_console(stderr=True)
@@ -43,7 +43,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     prepare_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite, create=False,
                     resumable=False)
     questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
-                                view=args.view, description=args.description, budget=args.budget)
+                                view=args.view, description=args.description, budget=args.budget,
+                                executor=args.executor, concurrency=args.concurrency)
     with open_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite,
                       resumable=False):
         paths = write_questions(questions, args.out)
@@ -74,7 +75,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from apb.acp.evaluate import evaluate
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
-    from apb.llm import make_llm
+    from apb.llm import make_llm, request_cap
 
     target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
                                Path(args.questions).parent) / "eval")
@@ -83,10 +84,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not questions:
         raise ACPError(f"{args.questions}: no questions")
     examples = read_questions(args.shots_from) if args.shots_from else None
-    llm = make_llm(args.llm, cache=args.cache)
-    summary = evaluate(questions, llm, target, shots=args.shots, cot=args.cot, concurrency=args.concurrency,
-                       resume=args.resume, overwrite=args.overwrite,
-                       progress=not args.no_progress and sys.stderr.isatty(), examples=examples)
+    cap = request_cap(args.llm, args.llm_concurrency, args.concurrency)
+    llm = make_llm(args.llm, cache=args.cache, concurrency=cap)
+    summary = evaluate(questions, llm, target, shots=args.shots,
+                       cot=args.cot, concurrency=args.concurrency, resume=args.resume, overwrite=args.overwrite,
+                       progress=not args.no_progress and sys.stderr.isatty(), examples=examples,
+                       executor=args.executor, llm_concurrency=args.llm_concurrency, cache=args.cache)
     answered = max(summary["answered"], 1)
     cost = "cost unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
     out.print(f"{summary['total']} question(s): {summary['ran']} asked now, {summary['skipped']} done before; "
@@ -200,6 +203,9 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     g.add_argument("--seed", type=non_negative_int, default=0)
     g.add_argument("--budget", type=positive_int, default=DEFAULT_BUDGET,
                    help="states enumerated at most per state space")
+    g.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                   help=f"tasks generated at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
+    add_executor(g, "tasks")
     g.set_defaults(func=cmd_generate)
 
     e = acp_sub.add_parser("eval", help="ask an LLM every question; results.jsonl with both scorers, resumable")
@@ -209,7 +215,10 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
                    help="examples per prompt, from the same group (default 2)")
     e.add_argument("--shots-from", help="take the examples from these questions (e.g. ACPBench's dev files)")
     e.add_argument("--cot", action="store_true", help="ask for step-by-step reasoning before 'Answer:'")
-    e.add_argument("--concurrency", type=positive_int, default=4)
+    e.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                   help=f"questions at a time (default {DEFAULT_CONCURRENCY})")
+    add_llm_concurrency(e)
+    add_executor(e, "questions")
     e.add_argument("--resume", action="store_true",
                    help="continue the run in --out (same settings): skip answered questions, retry LLM errors")
     e.add_argument("--overwrite", action="store_true", help="delete the earlier run in --out and start again")

@@ -144,8 +144,8 @@ def check_same_questions(questions: list[Question], out: Path) -> None:
 
 def evaluate(questions: list[Question], llm, out: str | Path, *, shots: int = 2, cot: bool = False,
              concurrency: int = 4, resume: bool = False, overwrite: bool = False, progress: bool = True,
-             max_tokens: int = 1024, examples: list[Question] | None = None, executor: str = "thread"
-             ) -> dict[str, Any]:
+             max_tokens: int = 1024, examples: list[Question] | None = None, executor: str = "thread",
+             llm_concurrency: int | None = None, cache: str = "rw") -> dict[str, Any]:
     """Asks `llm` (an LLM object or a spec string) every question on the one runner and appends the scored results
     to `OUT/results.jsonl`; `resume` skips the finished ids and retries errors. Shots come from `examples` (e.g.
     ACPBench's dev set), else from the other questions. Returns the runner's summary plus `official`, `sound`
@@ -157,7 +157,8 @@ def evaluate(questions: list[Question], llm, out: str | Path, *, shots: int = 2,
         check_same_questions(questions, Path(out))
     summary = run_items(items, out, kind=ACP_QUESTIONS, settings=settings, concurrency=concurrency, resume=resume,
                         overwrite=overwrite, progress=progress,
-                        llms=None if isinstance(llm, str) else {spec: llm}, executor=executor)
+                        llms=None if isinstance(llm, str) else {spec: llm}, executor=executor,
+                        llm_concurrency=llm_concurrency, cache=cache)
     records = RecordStore(Path(out)).records()
     answered = [r for q in questions if (r := records.get(str(q.id))) is not None and not r.get("error")]
     summary.update(answered=len(answered), official=sum(bool(r.get("official")) for r in answered),

@@ -6,11 +6,13 @@ never from the view, so `--view nl` and `--view pddl` give the same questions wi
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
@@ -19,6 +21,7 @@ from apb.acp.space import DEFAULT_BUDGET, StateSpace
 from apb.acp.tasks import GENERATORS, ProblemInfo, Situation
 from apb.acp.wording import VIEWS, Wording
 from apb.engine import PDDLError
+from apb.eval.items import ItemInterrupted
 
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
@@ -113,8 +116,9 @@ class Generator:
                 self._failures[key] = self._failures.get(key, 0) + 1
         return None
 
-    def generate(self, tasks: list[str], formats: list[str], count: int) -> list[Question]:
-        """`count` questions for every (task, format) pair, where the task has the format."""
+    def generate(self, tasks: list[str], formats: list[str], count: int, stop: Any = None) -> list[Question]:
+        """`count` questions for every (task, format) pair, where the task has the format; `stop` (an Event, set on
+        Ctrl-C) ends the work between two questions with ItemInterrupted."""
         check_choice(tasks, TASKS, "task")
         check_choice(formats, FORMATS, "format")
         if count < 1:
@@ -134,6 +138,8 @@ class Generator:
                 made = 0
                 group_start = time.perf_counter()
                 for number in range(count):
+                    if stop is not None and stop.is_set():
+                        raise ItemInterrupted
                     if time.perf_counter() - group_start > self.group_seconds:
                         break  # searches this hard for one group: keep what we have (reported as short)
                     question = self.one(task, fmt, number, seen)
@@ -165,12 +171,59 @@ class Generator:
         return questions
 
 
+class TaskItem:
+    """The questions of one task (every format asked) as an item of the one runner's executors: its own Generator,
+    so tasks run side by side (threads, or Ray workers) and give the same questions in any order."""
+
+    model = None
+
+    def __init__(self, source: str, task: str, formats: list[str], count: int, *, seed: int, view: str,
+                 description: str, budget: int) -> None:
+        self.id = task
+        self.source, self.formats, self.count = source, formats, count
+        self.seed, self.view, self.description, self.budget = seed, view, description, budget
+
+    def run(self, out_dir: Any, llm: Any, stop: Any) -> dict:
+        # in threads (a stop Event given) generate() has set the filter for them all (catch_warnings is not
+        # thread-safe); a Ray worker (stop None) sets its own
+        with warnings.catch_warnings() if stop is None else contextlib.nullcontext():
+            warnings.simplefilter("ignore", category=UserWarning)
+            generator = Generator(self.source, seed=self.seed, budget=self.budget, description=self.description)
+            questions = generator.word(generator.generate([self.id], self.formats, self.count, stop), self.view)
+        return {"id": self.id, "questions": [q.to_dict() for q in questions], "stats": asdict(generator.stats)}
+
+
+def merge_stats(parts: list[dict]) -> GenerationStats:
+    """The statistics of a whole run from those of its task items (problems and skips once each, in order)."""
+    stats = GenerationStats()
+    for part in parts:
+        stats.questions.update(part["questions"])
+        stats.seconds.update(part["seconds"])
+        stats.short.update(part["short"])
+        stats.problems += [p for p in part["problems"] if p not in stats.problems]
+        stats.skipped += [s for s in part["skipped"] if s not in stats.skipped]
+    return stats
+
+
 def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] | None = None, count: int = 10,
-             seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET
-             ) -> tuple[list[Question], GenerationStats]:
-    """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics."""
+             seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET,
+             executor: str = "thread", concurrency: int = 1) -> tuple[list[Question], GenerationStats]:
+    """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics. Each task is
+    an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either."""
+    from apb.eval.executors import absolute_source, collect
+
+    tasks = check_choice(list(tasks or TASKS), TASKS, "task")
+    formats = check_choice(list(formats or FORMATS), FORMATS, "format")
+    if count < 1:
+        raise ACPError(f"--count must be at least 1, got {count}")
+    if view not in VIEWS:
+        raise ACPError(f"unknown view {view!r}: use nl or pddl")
+    source = absolute_source(source)
+    resolve_dataset(source)  # a bad name or folder fails here, once
+    items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget)
+             for task in tasks]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=UserWarning)
-        generator = Generator(source, seed=seed, budget=budget, description=description)
-        questions = generator.generate(list(tasks or TASKS), list(formats or FORMATS), count)
-    return generator.word(questions, view), generator.stats
+        records = collect(items, ".", executor=executor, concurrency=concurrency)
+    questions = [Question.from_dict(q) for record in records for q in record["questions"]]
+    return questions, merge_stats([record["stats"] for record in records])

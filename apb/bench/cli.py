@@ -1,5 +1,5 @@
 """`apb bench`: the engine benchmark (vs PDDLGym or pymimir) and the wiring of every benchmark's subcommand
-(env, translate, llm, random, ground; each module owns its own parser)."""
+(env, translate, llm, llm-throughput, random, ground; each module owns its own parser)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import argparse
 from apb.bench.env import add_bench_env_parser
 from apb.bench.ground import add_bench_ground_parser
 from apb.bench.llm import add_bench_llm_parser
+from apb.bench.llm_throughput import add_bench_llm_throughput_parser
 from apb.bench.random_baseline import add_bench_random_parser
 from apb.bench.translate import add_bench_translate_parser
 from apb.console import make_console
@@ -38,6 +39,7 @@ def add_bench_parser(sub) -> None:
     add_bench_env_parser(bench_sub)
     add_bench_translate_parser(bench_sub)
     add_bench_llm_parser(bench_sub)
+    add_bench_llm_throughput_parser(bench_sub)
     add_bench_random_parser(bench_sub)
     add_bench_ground_parser(bench_sub)
 

@@ -26,7 +26,7 @@ from apb.eval.plan import EvalError, resolve_problems
 from apb.eval.rundir import check_writable
 from apb.eval.runner import run_episodes
 from apb.eval.trajectory import EpisodeSpec, episode_id
-from apb.flags import non_negative_int, positive_int
+from apb.flags import DEFAULT_CONCURRENCY, add_executor, add_llm_concurrency, non_negative_int, positive_int
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 out = make_console()
@@ -85,7 +85,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.out:
         check_writable(args.out)
     warn_step_limits([spec])
-    llm = episode_llm(spec, cache=args.cache)
+    llm = episode_llm(spec, cache=args.cache, llm_concurrency=args.llm_concurrency)
     last: list[Any] = []
     if args.out:
         target = Path(args.out)
@@ -122,6 +122,7 @@ def add_run_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("domain", help="a bundled domain or a dataset folder")
     p.add_argument("--agent", required=True, help="agent name (act, react, bfs, random, ...)")
     p.add_argument("--llm", help="LLM spec: openai:<model>, anthropic:<model>, local, scripted:<file>, ...")
+    add_llm_concurrency(p)
     p.add_argument("--problem", default="1", help="problem number or id (default 1)")
     p.add_argument("--split", default="test")
     p.add_argument("--translator", default="cascade", help="template, fuzzy, tllm or cascade (default)")
@@ -173,7 +174,8 @@ def eval_config(args: argparse.Namespace) -> ExperimentConfig:
     config = load_config(args.config) if args.config else ExperimentConfig()
     for key, value in (("domains", _list(args.domains)), ("agents", _list(args.agents)), ("llm", args.llm),
                        ("problems", args.problems), ("seeds", args.seeds), ("split", args.split),
-                       ("concurrency", args.concurrency), ("out", args.out), ("translator", args.translator),
+                       ("concurrency", args.concurrency), ("llm_concurrency", args.llm_concurrency),
+                       ("out", args.out), ("translator", args.translator),
                        ("max_steps", args.max_steps), ("description", args.description)):
         if value is not None:
             setattr(config, key, value)
@@ -268,7 +270,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     progress = not args.no_progress and sys.stderr.isatty()
     summary = run_episodes(specs, config.out, concurrency=config.concurrency, resume=args.resume,
                            overwrite=args.overwrite, progress=progress, cache=args.cache,
-                           executor=args.executor)  # Ctrl-C: RunInterrupted, reported by apb.cli.main
+                           executor=args.executor, llm_concurrency=config.llm_concurrency)
+    # Ctrl-C: RunInterrupted, reported by apb.cli.main
     cost = "cost unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
     cached = f" ({summary['cached_calls']} from the answer cache)" if summary.get("cached_calls") else ""
     out.print(f"{summary['total']} episode(s): {summary['ran']} run, {summary['skipped']} already finished, "
@@ -314,7 +317,8 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--seeds", type=_seeds,
                    help="number of seeds K (0..K-1) or a list 0,7 (default 1); planners (bfs, astar, ...) run once")
     p.add_argument("--split", help="test (default), example, scaled, or study (Baking: the closed-loop study)")
-    p.add_argument("--concurrency", type=positive_int, help="episodes at a time (default 4)")
+    p.add_argument("--concurrency", type=positive_int, help=f"episodes at a time (default {DEFAULT_CONCURRENCY})")
+    add_llm_concurrency(p)
     p.add_argument("--translator", choices=("template", "fuzzy", "tllm", "cascade"),
                    help="template, fuzzy, tllm or cascade (default)")
     p.add_argument("--max-steps", type=positive_int, help=MAX_STEPS_HELP)
@@ -328,9 +332,7 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
                    help="continue the run in --out (same settings): skip finished episodes, retry errors")
     p.add_argument("--overwrite", action="store_true", help="delete the earlier run in --out and start again")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--executor", choices=("thread", "ray"), default="thread",
-                   help="thread (default) or ray: Ray tasks on a local instance or $RAY_ADDRESS "
-                        "(pip install 'apb[ray]')")
+    add_executor(p, "episodes")
     p.add_argument("--shard", type=_shard, metavar="I/N",
                    help="run only shard I of N (0-based); merge the shards' folders with apb report DIR1 DIR2 ...")
     p.set_defaults(func=cmd_eval)

@@ -7,6 +7,7 @@
     seeds: 2                          # a count, or a list of seeds
     split: test
     concurrency: 8
+    llm_concurrency: 16               # LLM requests in flight (default: see apb.llm.request_cap)
     out: runs/exp1
     translator: cascade
     require_finish: false
@@ -26,8 +27,9 @@ import yaml
 from apb.engine.errors import ApbError, read_input
 from apb.eval.plan import EvalError, parse_problems, parse_seeds, plan_episodes
 from apb.eval.trajectory import EpisodeSpec
+from apb.flags import DEFAULT_CONCURRENCY
 
-KEYS = ("domains", "agents", "llm", "problems", "seeds", "split", "concurrency", "out", "translator",
+KEYS = ("domains", "agents", "llm", "problems", "seeds", "split", "concurrency", "llm_concurrency", "out", "translator",
         "require_finish", "max_steps", "agent_options", "description")
 
 
@@ -43,7 +45,8 @@ class ExperimentConfig:
     problems: Any = "all"
     seeds: Any = 1
     split: str = "test"
-    concurrency: int = 4
+    concurrency: int = DEFAULT_CONCURRENCY
+    llm_concurrency: int | None = None
     out: str | None = None
     translator: str = "cascade"
     require_finish: bool = False
@@ -121,7 +124,7 @@ def load_config(path: str | Path) -> ExperimentConfig:
             if not isinstance(data[key], str) or not data[key]:
                 raise fail(key, f"a string, not {data[key]!r}")
             setattr(config, key, data[key])
-    for key in ("concurrency", "max_steps"):
+    for key in ("concurrency", "llm_concurrency", "max_steps"):
         if key in data:
             value = data[key]
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

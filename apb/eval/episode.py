@@ -52,15 +52,15 @@ def data_fingerprint(domain: str, split: str) -> str | None:
     return fingerprint_files(files)
 
 
-def episode_llm(spec: EpisodeSpec, *, cache: str = "rw") -> Any:
-    """The LLM an episode's agent needs (None for agents without one)."""
+def episode_llm(spec: EpisodeSpec, *, cache: str = "rw", llm_concurrency: int | None = None) -> Any:
+    """The LLM an episode's agent needs (None for agents without one); `llm_concurrency` sets its request cap."""
     from apb.agents import needs_llm
 
     if not spec.model or not needs_llm(spec.agent):
         return None
     from apb.llm import make_llm
 
-    return make_llm(spec.model, cache=cache)
+    return make_llm(spec.model, cache=cache, concurrency=llm_concurrency)
 
 
 def build_env(spec: EpisodeSpec):

@@ -21,10 +21,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from apb.eval.executors import EXECUTORS, RayExecutor, ThreadExecutor
+from apb.eval.executors import EXECUTORS, ThreadExecutor, make_executor
 from apb.eval.items import EPISODES, ItemKind, is_error
 from apb.eval.plan import EvalError, plan_episodes
 from apb.eval.rundir import RunLock, check_writable, open_run_dir, prepare_run_dir
+from apb.flags import DEFAULT_CONCURRENCY
 
 __all__ = ["EvalError", "RunInterrupted", "plan_episodes", "run_episodes", "run_eval", "run_items"]
 STOP_GRACE = 0.5  # seconds the runner waits for running items after Ctrl-C
@@ -69,13 +70,15 @@ class _Tally:
 
 
 def run_items(items: Sequence[Any], out_dir: str | Path, *, kind: ItemKind, settings: dict[str, Any],
-              concurrency: int = 4, resume: bool = False, overwrite: bool = False, progress: bool | None = None,
-              llms: dict[str, Any] | None = None, cache: str = "rw", executor: str = "thread",
+              concurrency: int = DEFAULT_CONCURRENCY, resume: bool = False, overwrite: bool = False,
+              progress: bool | None = None, llms: dict[str, Any] | None = None, cache: str = "rw",
+              executor: str = "thread", llm_concurrency: int | None = None,
               on_record: Callable[[Any, dict], None] | None = None,
               preflight: Callable[[list, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Runs every item not finished yet (see the module docstring); returns the summary: `total`, `skipped`
     (finished before), `ran`, `ok` (solved/correct, of the whole run), `errors` (of the whole run), `interrupted`,
-    `llm_calls`, `cached_calls`, `tokens`, `cost_usd` (of this invocation) and `seconds`."""
+    `llm_calls`, `cached_calls`, `tokens`, `cost_usd` (of this invocation) and `seconds`. `llm_concurrency` caps
+    the LLM requests in flight (default: see `apb.llm.request_cap`); clients given in `llms` keep their own cap."""
     if concurrency < 1:
         raise EvalError(f"bad concurrency {concurrency}: it must be at least 1")
     if executor not in EXECUTORS:
@@ -97,8 +100,7 @@ def run_items(items: Sequence[Any], out_dir: str | Path, *, kind: ItemKind, sett
                         "move them and run with --resume again to re-run those items")
     done = {i for i in ids if i in before and not is_error(before[i])}
     todo = [item for item in items if item.id not in done]
-    runner = ThreadExecutor(concurrency, cache=cache, llms=llms) if executor == "thread" else \
-        RayExecutor(concurrency, cache=cache)
+    runner = make_executor(executor, concurrency, cache=cache, llms=llms, llm_concurrency=llm_concurrency)
     runner.prepare(todo)  # LLM clients (keys checked), Ray: fails here, before anything is written
     if preflight is not None and isinstance(runner, ThreadExecutor):
         preflight(todo, runner.llms)  # e.g. prompts that do not fit a model's context: before anything is written
@@ -175,10 +177,11 @@ def episode_settings(specs: Sequence[Any]) -> dict[str, Any]:
     return settings
 
 
-def run_episodes(specs: Sequence[Any], out_dir: str | Path, *, concurrency: int = 4, resume: bool = False,
-                 overwrite: bool = False, progress: bool | None = None, llms: dict[str, Any] | None = None,
-                 cache: str = "rw", on_episode: Callable[[Any, dict], None] | None = None,
-                 executor: str = "thread") -> dict[str, Any]:
+def run_episodes(specs: Sequence[Any], out_dir: str | Path, *, concurrency: int = DEFAULT_CONCURRENCY,
+                 resume: bool = False, overwrite: bool = False, progress: bool | None = None,
+                 llms: dict[str, Any] | None = None, cache: str = "rw",
+                 on_episode: Callable[[Any, dict], None] | None = None, executor: str = "thread",
+                 llm_concurrency: int | None = None) -> dict[str, Any]:
     """Runs the episodes of `specs` (EpisodeSpecs) on the one runner; the summary adds `solved` (= `ok`).
     Synchronous, so Ctrl-C reaches it at once (under `asyncio.run` the first SIGINT only cancels the task, which a
     blocking call never notices: that is why Ctrl-C took many seconds)."""
@@ -188,7 +191,7 @@ def run_episodes(specs: Sequence[Any], out_dir: str | Path, *, concurrency: int 
     items = [EpisodeItem(spec) for spec in specs]
     summary = run_items(items, out_dir, kind=EPISODES, settings=episode_settings(specs), concurrency=concurrency,
                         resume=resume, overwrite=overwrite, progress=progress, llms=llms, cache=cache,
-                        executor=executor,
+                        executor=executor, llm_concurrency=llm_concurrency,
                         on_record=None if on_episode is None else lambda item, record: on_episode(item.spec, record),
                         preflight=lambda todo, clients: check_context([item.spec for item in todo], clients))
     summary["solved"] = summary["ok"]

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -115,8 +115,10 @@ def slim_event(event: dict) -> dict:
 
 
 def step_line(record: Any) -> dict:
-    """A StepRecord (or its dict) as a trajectory step line."""
-    data = asdict(record) if not isinstance(record, dict) else dict(record)
+    """A StepRecord (or its dict) as a trajectory step line. Its fields are read as they are, not through
+    `dataclasses.asdict`, which deep-copied every LLM call's whole conversation only for `slim_event` to drop it (the
+    largest CPU cost of a step after the HTTP call; events are plain dicts)."""
+    data = dict(record) if isinstance(record, dict) else {f.name: getattr(record, f.name) for f in fields(record)}
     return {"type": "step", "index": data["index"], "action": data["action"], "observation": data["observation"],
             "action_valid": data["action_valid"], "failure_kind": data["failure_kind"], "reward": data["reward"],
             "terminated": data["terminated"], "truncated": data["truncated"],
@@ -177,7 +179,9 @@ def _dump(line: dict) -> str:
 
 
 class TrajectoryWriter:
-    """Appends lines to `<path>.part` (flushed and fsynced); `footer()` renames it to `path` atomically."""
+    """Appends lines to `<path>.part` (flushed as written); `footer()` fsyncs it and renames it to `path` atomically.
+    The steps are not fsynced one by one: a `.part` file is never read back (`--resume` deletes and reruns it), so
+    that would only add a disk wait to every step of every episode."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -186,10 +190,11 @@ class TrajectoryWriter:
         self._file = open(self.part, "w", encoding="utf-8")  # noqa: SIM115 - closed in footer()/abort()
         self.steps: list[dict] = []
 
-    def _write(self, line: dict) -> None:
+    def _write(self, line: dict, sync: bool = False) -> None:
         self._file.write(_dump(line))
         self._file.flush()
-        os.fsync(self._file.fileno())
+        if sync:
+            os.fsync(self._file.fileno())
 
     def header(self, header: dict) -> None:
         self._write({"type": "header", **{k: v for k, v in header.items() if k != "type"}})
@@ -201,7 +206,7 @@ class TrajectoryWriter:
 
     def footer(self, footer: dict) -> Path:
         """Writes the footer and publishes the finished file; returns its path."""
-        self._write({"type": "footer", **{k: v for k, v in footer.items() if k != "type"}})
+        self._write({"type": "footer", **{k: v for k, v in footer.items() if k != "type"}}, sync=True)
         self._file.close()
         os.replace(self.part, self.path)
         return self.path

@@ -9,8 +9,10 @@
   prices=, max_retries=, **client_kwargs)` -> `TrackedLLM` (running `.totals`).
 - `openai_backend.OpenAIChat`, `anthropic_backend.AnthropicMessages`: sync and async (the SDKs' async clients);
   keys from OPENAI_API_KEY / ANTHROPIC_API_KEY / OPENAI_COMPATIBLE_API_KEY only, never logged, cached or shown.
-- `retry`: backoff with jitter on 429/5xx/timeouts/connection errors honouring retry-after; the process-wide
-  concurrency cap per provider (openai 8, anthropic 8, openai-compatible 4 per host, local 1).
+- `retry`: what the SDKs do not do (their own `max_retries` back off on 429/5xx/timeouts/connection errors honouring
+  retry-after): the process-wide request cap per provider (openai 8, anthropic 8, openai-compatible 4 per host,
+  local 1; runs set it with `request_cap`: --llm-concurrency, else --concurrency for openai-compatible servers),
+  classified one-line errors without credentials.
 - `pricing` + `prices.yaml`: USD per million tokens; `$APB_PRICES` or `prices=` override; unknown model -> None.
 - `cache`: sqlite answer cache at `$APB_CACHE_DIR/llm.sqlite` (modes rw, replay, off); `CachedLLM`.
 - `cli`: `apb cache stats|clear`.
@@ -32,9 +34,9 @@ from apb.llm.base import (
     check_messages,
 )
 from apb.llm.cache import CachedLLM, CacheStats, ResponseCache, default_cache_path
-from apb.llm.factory import LimitedLLM, Totals, TrackedLLM, make_llm
+from apb.llm.factory import LimitedLLM, Totals, TrackedLLM, make_llm, request_cap
 from apb.llm.pricing import ModelPrice, PriceTable, load_prices
-from apb.llm.retry import ProviderError, ProviderLimit, RetryPolicy, set_concurrency
+from apb.llm.retry import ProviderError, ProviderLimit, set_concurrency
 from apb.llm.scripted import ScriptedLLM
 from apb.llm.specs import Spec, parse_spec
 
@@ -55,7 +57,6 @@ __all__ = [
     "ProviderError",
     "ProviderLimit",
     "ResponseCache",
-    "RetryPolicy",
     "ScriptedLLM",
     "Spec",
     "SyncLLM",
@@ -67,6 +68,7 @@ __all__ = [
     "load_prices",
     "make_llm",
     "parse_spec",
+    "request_cap",
     "set_concurrency",
 ]
 

@@ -1,6 +1,6 @@
 """`APIBackend`: the shared call path of the API backends (OpenAI, Anthropic, OpenAI-compatible servers): the key
-from an environment variable, lazily built SDK clients, retries (`apb.llm.retry`), the provider's concurrency cap,
-usage and cost."""
+from an environment variable, lazily built SDK clients (which retry), the provider's concurrency cap
+(`apb.llm.retry`), classified errors, usage and cost."""
 
 from __future__ import annotations
 
@@ -14,16 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from apb.llm.base import LLMConfigError
-from apb.llm.retry import (
-    Failure,
-    ProviderError,
-    ProviderLimit,
-    RetryPolicy,
-    give_up,
-    provider_limit,
-    sanitize,
-    status_failure,
-)
+from apb.llm.retry import Failure, ProviderError, ProviderLimit, give_up, provider_limit, sanitize, status_failure
 
 
 class APIBackend:
@@ -31,9 +22,9 @@ class APIBackend:
     clients (one async client per event loop), retries, the provider's concurrency cap, usage and cost.
 
     Subclasses set `sdk` (the SDK module) and implement `_make_client`, `build_request`, `_send`, `_asend`
-    and `parse`. The SDKs' own retries are off (`max_retries=0`); `RetryPolicy` does them. The concurrency slot
-    is held per attempt, not during backoff waits. `Completion.latency` is the wall time of the whole call,
-    retries and waits included; `cost` is None when the model has no price or the response has no usage.
+    and `parse`. Retries are the SDK's (`max_retries`, backoff, `retry-after`); a call holds its concurrency slot
+    through them. `Completion.latency` is the wall time of the whole call, retries and waits included; `cost` is
+    None when the model has no price or the response has no usage.
     """
 
     provider = ""
@@ -41,7 +32,7 @@ class APIBackend:
     sdk_error: type[BaseException] = Exception
 
     def __init__(self, model: str, *, api_key_env: str, base_url: str | None = None, timeout: float = 120.0,
-                 max_retries: int = 5, retry: RetryPolicy | None = None, prices: Any = None,
+                 max_retries: int = 5, prices: Any = None,
                  limit: ProviderLimit | None = None, http_client: Any = None, async_http_client: Any = None,
                  fallback_key: str | None = None) -> None:
         from apb.llm.pricing import load_prices
@@ -52,7 +43,9 @@ class APIBackend:
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.timeout = timeout
-        self.retry = retry or RetryPolicy(max_retries)
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise LLMConfigError(f"max_retries must be a whole number of at least 0, got {max_retries!r}")
+        self.max_retries = max_retries
         self.prices = load_prices(prices)
         self._limit = limit
         self._http_client = http_client
@@ -114,8 +107,8 @@ class APIBackend:
         raise NotImplementedError
 
     def _client_options(self, api_key: str, http_client: Any) -> dict[str, Any]:
-        """Keyword arguments both SDKs' client classes take: key, timeout, no SDK retries, base URL, transport."""
-        options: dict[str, Any] = {"api_key": api_key, "timeout": self.timeout, "max_retries": 0}
+        """Keyword arguments both SDKs' client classes take: key, timeout, retries, base URL, transport."""
+        options: dict[str, Any] = {"api_key": api_key, "timeout": self.timeout, "max_retries": self.max_retries}
         if self.base_url:
             options["base_url"] = self.base_url
         if http_client is not None:
@@ -171,16 +164,15 @@ class APIBackend:
         return request, stops or None
 
     def complete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None, choices=None):
-        """One chat call (with retries). `choices` is not sent: callers validate the answer."""
+        """One chat call (with the SDK's retries). `choices` is not sent: callers validate the answer."""
         request, stops = self._prepare(messages, max_tokens, temperature, stop, seed)
         client = self._sync_client()
         start = time.perf_counter()
-
-        def attempt() -> Any:
+        try:
             with self.limit.slot():
-                return self._send(client, request)
-
-        response = self.retry.run(attempt, self.classify, provider=self.provider, model=self.model)
+                response = self._send(client, request)
+        except Exception as exc:
+            raise self._final(exc) from None
         return self._completion(response, stops, time.perf_counter() - start)
 
     async def acomplete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None, choices=None):
@@ -188,13 +180,21 @@ class APIBackend:
         request, stops = self._prepare(messages, max_tokens, temperature, stop, seed)
         client = self._async_client()
         start = time.perf_counter()
-
-        async def attempt() -> Any:
+        try:
             async with self.limit.aslot():
-                return await self._asend(client, request)
-
-        response = await self.retry.arun(attempt, self.classify, provider=self.provider, model=self.model)
+                response = await self._asend(client, request)
+        except Exception as exc:
+            raise self._final(exc) from None
         return self._completion(response, stops, time.perf_counter() - start)
+
+    def _final(self, exc: Exception) -> Exception:
+        """The error a failed call raises: a ProviderError for an API failure (the SDK has made its retries),
+        else `exc` itself."""
+        failure = self.classify(exc)
+        if failure is None:
+            return exc
+        attempts = self.max_retries + 1 if failure.retryable else 1
+        return give_up(failure, provider=self.provider, model=self.model, attempts=attempts)
 
     def _completion(self, response: Any, stops: list[str] | None, latency: float):
         from apb.llm.base import Completion, Usage

@@ -10,7 +10,7 @@ from typing import Any
 from apb.llm.base import Completion, LLMConfigError, LLMWrapper, Usage
 from apb.llm.cache import CachedLLM, ResponseCache, check_mode
 from apb.llm.pricing import PricesArg, load_prices
-from apb.llm.retry import ProviderLimit, RetryPolicy, provider_limit, set_concurrency
+from apb.llm.retry import ProviderLimit, provider_limit, set_concurrency
 from apb.llm.specs import Spec, parse_spec
 
 
@@ -119,6 +119,25 @@ class LimitedLLM(LLMWrapper):
             return await self.inner.acomplete(messages, **kwargs)
 
 
+SELF_HOSTED = frozenset({"openai-compatible"})  # servers the user runs: their capacity is theirs to use
+
+
+def request_cap(spec: str | None, llm_concurrency: int | None = None, concurrency: int | None = None) -> int | None:
+    """The provider request cap a run sets for `spec` (what `make_llm(..., concurrency=)` takes): the run's
+    `--llm-concurrency` when given; for a self-hosted server (openai-compatible, e.g. vLLM, Ollama, a llama.cpp
+    server) the run's `--concurrency`, so every item in flight can have its request in flight; otherwise None,
+    the provider's default (openai 8, anthropic 8: safe for hosted rate limits; local 1: one model in process)."""
+    if llm_concurrency is not None:
+        return llm_concurrency
+    if not spec or concurrency is None:
+        return None
+    try:
+        provider = parse_spec(spec).provider
+    except LLMConfigError:
+        return None  # make_llm reports the bad spec
+    return concurrency if provider in SELF_HOSTED else None
+
+
 def _local_llm(spec: Spec, client_kwargs: dict[str, Any]) -> Any:
     try:
         from apb.llm.local import LocalLLM
@@ -135,7 +154,8 @@ def make_llm(spec: str, *, cache: str = "rw", cache_path: str | Path | None = No
 
     `concurrency` sets the process-wide cap of the spec's provider (openai-compatible: per host); `prices` (a
     YAML file or a {model: {input, output, ...}} mapping) is merged over the bundled table and `$APB_PRICES`.
-    `client_kwargs` go to the backend (e.g. `timeout`, `http_client`, `retry`, `api_key_env`).
+    `max_retries` are the SDK's retries (see `apb.llm.retry`). `client_kwargs` go to the backend (e.g. `timeout`,
+    `http_client`, `api_key_env`).
     Scripted backends are never cached (their answers depend on call order). In replay mode API keys are not
     required, since no provider is ever called.
     """
@@ -153,15 +173,15 @@ def make_llm(spec: str, *, cache: str = "rw", cache_path: str | Path | None = No
         inner = LimitedLLM(inner, key, "local")
     else:
         table = load_prices(prices)
-        retry = client_kwargs.pop("retry", None) or RetryPolicy(max_retries)
         if parsed.provider == "anthropic":
             from apb.llm.anthropic_backend import AnthropicMessages
 
-            inner = AnthropicMessages(parsed.model, prices=table, retry=retry, **client_kwargs)
+            inner = AnthropicMessages(parsed.model, prices=table, max_retries=max_retries, **client_kwargs)
         else:
             from apb.llm.openai_backend import OpenAIChat
 
-            inner = OpenAIChat(parsed.model, base_url=parsed.base_url, prices=table, retry=retry, **client_kwargs)
+            inner = OpenAIChat(parsed.model, base_url=parsed.base_url, prices=table, max_retries=max_retries,
+                               **client_kwargs)
         if concurrency is not None:
             set_concurrency(inner.limit_key, concurrency)
         if mode != "replay":

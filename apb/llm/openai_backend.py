@@ -66,11 +66,14 @@ class OpenAIChat(APIBackend):
             request["seed"] = seed
         return request
 
+    # `post` is the SDK's documented call for a raw endpoint: the same request, retries and response model as
+    # `chat.completions.create`, without its walk of the typed parameters, which cost about 20 ms of CPU per call
+    # on an episode's 50-message conversation (70% of apb's CPU per call; measured with apb bench llm-throughput)
     def _send(self, client: Any, request: dict) -> Any:
-        return client.chat.completions.create(**request)
+        return client.post("/chat/completions", body=request, cast_to=ChatCompletion)
 
     async def _asend(self, client: Any, request: dict) -> Any:
-        return await client.chat.completions.create(**request)
+        return await client.post("/chat/completions", body=request, cast_to=ChatCompletion)
 
     def parse(self, response: Any) -> tuple[str, Usage | None, str | None, str | None]:
         if not isinstance(response, ChatCompletion):

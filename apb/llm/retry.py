@@ -1,29 +1,24 @@
-"""How a call reaches a provider: retries with exponential backoff and jitter, a process-wide concurrency cap
-per provider, and error messages scrubbed of credentials.
+"""What the SDKs do not do for apb's API calls: a process-wide cap of requests in flight per provider (per host for
+openai-compatible servers), classified failures with one-line messages, and credentials scrubbed from them.
 
-Retried: HTTP 408, 409, 429 and 5xx, timeouts and connection errors (a `retry-after-ms` / `retry-after` header
-sets the wait). Not retried: other 4xx (400, 401, 403, 404, ...) and malformed responses. The sleep functions
-are injectable so tests never sleep.
+Retries are the SDKs' own (`max_retries` of the `openai` and `anthropic` clients): HTTP 408, 409, 429 and 5xx,
+timeouts and connection errors, with exponential backoff and jitter (0.5 s doubling up to 8 s), a `retry-after-ms`
+/ `retry-after` header setting the wait (up to 2 minutes) and `x-should-retry` obeyed. Other 4xx and malformed
+responses are not retried. A request keeps its slot under the cap while its SDK waits to retry it, so a rate-limited
+provider gets fewer requests, not more.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import random
 import re
 import threading
-import time
 import weakref
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, TypeVar
 
 from apb.llm.base import LLMConfigError, LLMError
-
-T = TypeVar("T")
 
 RETRY_STATUSES = frozenset({408, 409, 429})
 DEFAULT_CONCURRENCY = {"openai": 8, "anthropic": 8, "openai-compatible": 4, "local": 1}
@@ -57,14 +52,13 @@ def sanitize(text: str, secrets: Iterable[str | None] = (), limit: int | None = 
 # ---- failures -------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Failure:
-    """One failed attempt, classified. `kind`: rate_limited | server_error | timeout | connection |
-    client_error | malformed | error; `reason` is short and already sanitised."""
+    """A failed call, classified. `kind`: rate_limited | server_error | timeout | connection | client_error |
+    malformed | error; `retryable`: the SDK retries such failures; `reason` is short and already sanitised."""
 
     kind: str
     retryable: bool
     reason: str = ""
     status: int | None = None
-    retry_after: float | None = None
 
 
 class ProviderError(LLMError):
@@ -80,40 +74,15 @@ class ProviderError(LLMError):
         self.attempts = attempts
 
 
-def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
-    """The wait a response asks for: `retry-after-ms`, else `retry-after` (seconds or an HTTP date)."""
-    if not headers:
-        return None
-    value = headers.get("retry-after-ms")
-    if value:
-        try:
-            return max(0.0, float(value) / 1000)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
-
-
 def status_failure(status: int, headers: Mapping[str, str] | None, reason: str) -> Failure:
-    """A failure from an HTTP status: 408/409/429/5xx retryable unless the server says `x-should-retry: false`."""
+    """A failure from an HTTP status: 408/409/429/5xx retryable (the SDK retried it) unless the server said
+    `x-should-retry: false`."""
     retryable = status in RETRY_STATUSES or status >= 500
     should = (headers or {}).get("x-should-retry")
     if should in ("true", "false"):
         retryable = should == "true"
     kind = "rate_limited" if status == 429 else "server_error" if status >= 500 else "client_error"
-    return Failure(kind, retryable, reason, status, retry_after_seconds(headers) if retryable else None)
+    return Failure(kind, retryable, reason, status)
 
 
 _KIND_TEXT = {"rate_limited": "rate limited", "server_error": "server error", "timeout": "timed out",
@@ -133,68 +102,6 @@ def give_up(failure: Failure, *, provider: str, model: str, attempts: int) -> Pr
         message += f": {failure.reason}"
     return ProviderError(message, provider=provider, model=model, kind=failure.kind, status=failure.status,
                          attempts=attempts)
-
-
-# ---- retries --------------------------------------------------------------------------------------------------
-class RetryPolicy:
-    """Exponential backoff with jitter: the n-th retry waits base x factor^(n-1), capped at `max_delay`, times a
-    random factor in [1 - jitter, 1]; a `retry-after` header replaces that (capped at `max_retry_after`)."""
-
-    def __init__(self, max_retries: int = 5, *, base_delay: float = 1.0, factor: float = 2.0,
-                 max_delay: float = 60.0, jitter: float = 0.5, max_retry_after: float = 300.0,
-                 sleep: Callable[[float], Any] = time.sleep,
-                 async_sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                 rng: random.Random | None = None) -> None:
-        if max_retries < 0:
-            raise LLMConfigError(f"max_retries must be at least 0, got {max_retries}")
-        self.max_retries = max_retries
-        self.base_delay = base_delay
-        self.factor = factor
-        self.max_delay = max_delay
-        self.jitter = min(max(jitter, 0.0), 1.0)
-        self.max_retry_after = max_retry_after
-        self.sleep = sleep
-        self.async_sleep = async_sleep
-        self.rng = rng or random.Random()
-
-    def delay(self, retry: int, failure: Failure) -> float:
-        """Seconds to wait before retry number `retry` (1-based)."""
-        if failure.retry_after is not None:
-            return min(failure.retry_after, self.max_retry_after)
-        delay = min(self.max_delay, self.base_delay * self.factor ** (retry - 1))
-        return delay * (1.0 - self.jitter * self.rng.random())
-
-    def run(self, call: Callable[[], T], classify: Callable[[BaseException], Failure | None], *,
-            provider: str, model: str) -> T:
-        """`call()` until it succeeds, fails for good (ProviderError) or raises something `classify` rejects."""
-        attempts = 0
-        while True:
-            attempts += 1
-            try:
-                return call()
-            except Exception as exc:
-                failure = classify(exc)
-                if failure is None:
-                    raise
-            if not failure.retryable or attempts > self.max_retries:
-                raise give_up(failure, provider=provider, model=model, attempts=attempts)
-            self.sleep(self.delay(attempts, failure))
-
-    async def arun(self, call: Callable[[], Awaitable[T]], classify: Callable[[BaseException], Failure | None], *,
-                   provider: str, model: str) -> T:
-        """The async twin of `run`: awaits `call()` and `async_sleep` between attempts."""
-        attempts = 0
-        while True:
-            attempts += 1
-            try:
-                return await call()
-            except Exception as exc:
-                failure = classify(exc)
-                if failure is None:
-                    raise
-            if not failure.retryable or attempts > self.max_retries:
-                raise give_up(failure, provider=provider, model=model, attempts=attempts)
-            await self.async_sleep(self.delay(attempts, failure))
 
 
 # ---- concurrency cap ------------------------------------------------------------------------------------------

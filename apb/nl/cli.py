@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from apb.console import make_console
 from apb.engine import load_domain
+from apb.flags import add_llm_concurrency
 from apb.nl.generator import GeneratedTemplates, GenerationEvent, NLGenerateError, generate_templates
 
 OUTCOME_STYLE = {"ok": "green", "repaired": "yellow", "filled": "yellow", "fallback": "red"}
@@ -38,17 +39,18 @@ def add_nl_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.add_argument("--cache", choices=("rw", "replay", "off"), default="rw",
                    help="the LLM answer cache: rw (read and write, default), replay (cached answers only), off")
+    add_llm_concurrency(p)
     p.add_argument("--examples", metavar="FILE",
                    help="few-shot examples (YAML shaped like apb/prompts/nl_generate/examples.yaml)")
     p.set_defaults(func=cmd_nl_generate)
     return parser
 
 
-def make_llm(spec: str, cache: str = "rw"):
+def make_llm(spec: str, cache: str = "rw", concurrency: int | None = None):
     """The LLM of a spec string, from apb.llm's factory (imported here: `apb.nl.cli` loads without it)."""
     from apb.llm import make_llm as factory
 
-    return factory(spec, cache=cache)
+    return factory(spec, cache=cache, concurrency=concurrency)
 
 
 def check_output(out: Path, force: bool) -> None:
@@ -122,7 +124,7 @@ def cmd_nl_generate(args: argparse.Namespace, *, console: Console | None = None,
     out = Path(args.out)
     check_output(out, args.force)
     domain = load_domain(args.domain_file)
-    llm = make_llm(args.llm, getattr(args, "cache", "rw"))
+    llm = make_llm(args.llm, getattr(args, "cache", "rw"), getattr(args, "llm_concurrency", None))
     progress.print(f"Generating NL templates for domain [bold]{escape(domain.name)}[/bold] with "
                    f"{escape(str(getattr(llm, 'spec', args.llm)))}: {len(domain.predicates)} predicates, "
                    f"{len(domain.actions)} actions, intro")

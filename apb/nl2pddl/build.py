@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from apb.engine import Task
 from apb.envs.text_env import PDDLTextEnv
@@ -86,40 +88,76 @@ def _row(source: str, entry_id: str, task: Task, text: TaskText, problem_pddl: s
 
 
 def build_pairs(dataset: str, count: int, out: str | Path, *, split: str | None = None,
-                description: str = "curated") -> list[dict]:
+                description: str = "curated", executor: str = "thread", concurrency: int = 1) -> list[dict]:
     """Writes DIR/pairs.jsonl (and the domain file under DIR/domains/) for the first `count` problems of `dataset`
-    (a bundled domain name, dataset folder, ... as `apb run` takes); returns the rows."""
-    env = PDDLTextEnv(dataset, split=split, description=description)
+    (a bundled domain name, dataset folder, ... as `apb run` takes); returns the rows. Each problem is an item of
+    `executor` (thread | ray; `concurrency` at a time): the rows do not depend on either."""
+    from apb.eval.executors import absolute_source, collect
+
+    dataset = absolute_source(dataset)
+    env = _env(dataset, split, description)
     out = Path(out)
     (out / "domains").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(env.dataset.domain_file, out / f"domains/{env.dataset.name}.pddl")
+    items = [ProblemPairs(dataset, split, description, entry.id) for entry in list(env.dataset)[:count]]
+    records = collect(items, out, executor=executor, concurrency=concurrency)
+    rows = [row for record in records for row in record["rows"]]
+    write_rows(rows, out / PAIRS_FILE)
+    return rows
+
+
+_envs: dict[tuple, PDDLTextEnv] = {}
+_envs_lock = threading.Lock()
+
+
+def _env(dataset: str, split: str | None, description: str) -> PDDLTextEnv:
+    """The text env of a dataset, one per process (problems are read through it; its rendering is read-only)."""
+    key = (dataset, split, description)
+    with _envs_lock:
+        if key not in _envs:
+            _envs[key] = PDDLTextEnv(dataset, split=split, description=description)
+        return _envs[key]
+
+
+class ProblemPairs:
+    """The pairs of one problem (explicit, and the abstract variants it has) as an item of the runner's executors."""
+
+    model = None
+
+    def __init__(self, dataset: str, split: str | None, description: str, problem: str) -> None:
+        self.dataset, self.split, self.description = dataset, split, description
+        self.id = problem
+
+    def run(self, out_dir: Any, llm: Any, stop: Any) -> dict:
+        return {"id": self.id, "rows": problem_pairs(_env(self.dataset, self.split, self.description), self.id)}
+
+
+def problem_pairs(env: PDDLTextEnv, entry_id: str) -> list[dict]:
+    """The rows of one problem of the env's dataset: none when its goal is quantified or disjunctive."""
     source = env.dataset.name
     domain_rel = f"domains/{source}.pddl"
-    shutil.copyfile(env.dataset.domain_file, out / domain_rel)
-    rows = []
-    for entry in list(env.dataset)[:count]:
-        task = env.dataset.task(entry.id)
-        try:
-            goal_atoms = goal_literals(task.problem)
-        except EquivalenceError:
-            continue  # a quantified or disjunctive goal is outside the task
-        text = TaskText(task, env.templates)
-        problem_pddl = env.dataset.problem_text(entry.id)
-        explicit = text.problem_description()
-        rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, "explicit", explicit, False, False))
-        objects = dict(task.problem.objects)
-        init = [(lit.predicate, *lit.args) for lit in task.problem.init]
-        goal = [(lit.predicate, *lit.args) for lit in goal_atoms if lit.positive]
-        init_words = {kind: _words(init, objects, text.words, env.templates, kind) for kind in (False, True)}
-        goal_words = {kind: _words(goal, objects, text.words, env.templates, kind) for kind in (False, True)}
-        for init_abstract, goal_abstract, variant in ((True, False, "abstract-init"), (False, True, "abstract-goal"),
-                                                      (True, True, "abstract")):
-            if (init_abstract and not init_words[True][1]) or (goal_abstract and not goal_words[True][1]):
-                continue  # that part has no phrase covering a whole type: its abstract description is the explicit one
-            language = (f"I have the following objects: {text.objects()}.\n\nCurrently, "
-                        f"{init_words[init_abstract][0]}.\n\nMy goal is that {goal_words[goal_abstract][0]}.")
-            rows.append(_row(source, entry.id, task, text, problem_pddl, domain_rel, variant, language,
-                             init_abstract, goal_abstract))
-    write_rows(rows, out / PAIRS_FILE)
+    task = env.dataset.task(entry_id)
+    try:
+        goal_atoms = goal_literals(task.problem)
+    except EquivalenceError:
+        return []  # a quantified or disjunctive goal is outside the task
+    text = TaskText(task, env.templates)
+    problem_pddl = env.dataset.problem_text(entry_id)
+    explicit = text.problem_description()
+    rows = [_row(source, entry_id, task, text, problem_pddl, domain_rel, "explicit", explicit, False, False)]
+    objects = dict(task.problem.objects)
+    init = [(lit.predicate, *lit.args) for lit in task.problem.init]
+    goal = [(lit.predicate, *lit.args) for lit in goal_atoms if lit.positive]
+    init_words = {kind: _words(init, objects, text.words, env.templates, kind) for kind in (False, True)}
+    goal_words = {kind: _words(goal, objects, text.words, env.templates, kind) for kind in (False, True)}
+    for init_abstract, goal_abstract, variant in ((True, False, "abstract-init"), (False, True, "abstract-goal"),
+                                                  (True, True, "abstract")):
+        if (init_abstract and not init_words[True][1]) or (goal_abstract and not goal_words[True][1]):
+            continue  # that part has no phrase covering a whole type: its abstract description is the explicit one
+        language = (f"I have the following objects: {text.objects()}.\n\nCurrently, "
+                    f"{init_words[init_abstract][0]}.\n\nMy goal is that {goal_words[goal_abstract][0]}.")
+        rows.append(_row(source, entry_id, task, text, problem_pddl, domain_rel, variant, language,
+                         init_abstract, goal_abstract))
     return rows
 
 

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from apb.console import make_console
 from apb.eval.rundir import open_run_dir, prepare_run_dir
-from apb.flags import non_negative_int, positive_int
+from apb.flags import DEFAULT_CONCURRENCY, add_executor, add_llm_concurrency, non_negative_int, positive_int
 from apb.nl2pddl.build import PAIRS_FILE, build_pairs
 from apb.nl2pddl.planetarium import import_planetarium
 from apb.nl2pddl.report import METRICS, write_report
@@ -30,6 +30,9 @@ def add_run_parsers(sub) -> None:
                                                 "empty unless --overwrite)")
     p.add_argument("--overwrite", action="store_true", help="replace the pairs an earlier run wrote into --out")
     p.add_argument("--split", help="the dataset's split (default: its test split)")
+    p.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                   help=f"problems at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
+    add_executor(p, "problems")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("import", help="convert Planetarium's released rows (JSON, JSONL, parquet) into pairs")
@@ -44,7 +47,10 @@ def add_run_parsers(sub) -> None:
     p.add_argument("--llm", required=True, metavar="SPEC", help=LLM_HELP)
     p.add_argument("--shots", type=non_negative_int, default=0,
                    help="examples of the same domain in each prompt (default 0)")
-    p.add_argument("--concurrency", type=positive_int, default=1, help="pairs scored at once (default 1)")
+    p.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                   help=f"pairs scored at once (default {DEFAULT_CONCURRENCY})")
+    add_llm_concurrency(p)
+    add_executor(p, "pairs")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in OUT (same settings): skip scored pairs, retry errors")
     p.add_argument("--overwrite", action="store_true", help="delete the earlier run in OUT and start again")
@@ -70,7 +76,8 @@ def cmd_build(args: argparse.Namespace) -> int:
                     resumable=False)
     with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
                       resumable=False):
-        rows = build_pairs(args.dataset, args.count, args.out, split=args.split)
+        rows = build_pairs(args.dataset, args.count, args.out, split=args.split, executor=args.executor,
+                           concurrency=args.concurrency)
     abstract = sum(r["init_is_abstract"] or r["goal_is_abstract"] for r in rows)
     make_console().print(f"wrote {len(rows)} pairs ({abstract} abstract) to {escape(str(Path(args.out) / PAIRS_FILE))}")
     return 0
@@ -95,20 +102,23 @@ def pairs_file(value: str) -> Path:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from apb.eval.rundir import check_writable
-    from apb.llm import make_llm
+    from apb.llm import make_llm, request_cap
 
     pairs = pairs_file(args.pairs)
     out = Path(args.out) if args.out else pairs.parent / ("run-" + re.sub(r"[^A-Za-z0-9._-]+", "_", args.llm))
     check_writable(out)
-    llm = make_llm(args.llm, cache=args.cache, concurrency=args.concurrency)
+    cap = request_cap(args.llm, args.llm_concurrency, args.concurrency)
+    llm = make_llm(args.llm, cache=args.cache, concurrency=cap)
     console = make_console(stderr=True)
 
     def progress(record: dict) -> None:
         marks = "".join("+" if record.get(m) else "-" for m in METRICS)
         console.print(f"{escape(str(record['id']))} {marks}" + (" (error)" if record.get("error") else ""))
 
-    summary = run_pairs(pairs, llm, out, shots=args.shots, concurrency=args.concurrency, resume=args.resume,
-                        overwrite=args.overwrite, limit=args.limit, max_tokens=args.max_tokens, progress=progress)
+    summary = run_pairs(pairs, llm, out, shots=args.shots,
+                        concurrency=args.concurrency, resume=args.resume, overwrite=args.overwrite, limit=args.limit,
+                        max_tokens=args.max_tokens, progress=progress, executor=args.executor,
+                        llm_concurrency=args.llm_concurrency, cache=args.cache)
     report = write_report(out)
     overall = report["overall"]
     make_console().print(f"{overall['pairs']} pairs scored in {escape(str(out))} ({summary['ran']} now, "

@@ -19,6 +19,7 @@ from apb.engine.errors import ApbError, read_input
 from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
 from apb.eval.rundir import fingerprint_files
 from apb.eval.runner import run_items
+from apb.flags import DEFAULT_CONCURRENCY
 from apb.nl2pddl.evaluate import assess
 from apb.nl2pddl.planetarium import PairsFormatError, normalise, read_rows
 from apb.nl2pddl.registry import domain_name_of, domain_path, is_domain_key
@@ -111,9 +112,10 @@ class PairItem:
                     "correct": None, "error": f"{type(err).__name__}: {err}"}
 
 
-def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concurrency: int = 1,
+def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concurrency: int = DEFAULT_CONCURRENCY,
               resume: bool = False, overwrite: bool = False, limit: int | None = None, max_tokens: int | None = None,
-              progress: Callable[[dict], None] | None = None, executor: str = "thread") -> dict[str, Any]:
+              progress: Callable[[dict], None] | None = None, executor: str = "thread",
+              llm_concurrency: int | None = None, cache: str = "rw") -> dict[str, Any]:
     """Scores `llm` (an LLM object or a spec) on the pairs file (see the module docstring); OUT/results.jsonl gets
     one line per pair. Returns the runner's summary (`total`, `skipped`, `ran`, `ok` = correct, `errors`, ...)."""
     pairs = Path(pairs)
@@ -129,4 +131,5 @@ def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concur
                 "prompts": fingerprint_files(prompt_files)}
     return run_items(items, out, kind=NL2PDDL_PAIRS, settings=settings, concurrency=concurrency, resume=resume,
                      overwrite=overwrite, llms=None if isinstance(llm, str) else {spec: llm}, executor=executor,
+                     llm_concurrency=llm_concurrency, cache=cache,
                      on_record=None if progress is None else lambda item, record: progress(record))
