@@ -72,6 +72,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import sys
 
     from apb.acp.evaluate import evaluate
+    from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
     from apb.llm import make_llm
@@ -82,7 +83,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     questions = read_questions(args.questions)
     if not questions:
         raise ACPError(f"{args.questions}: no questions")
+    require_gold(questions, args.questions, "apb acp eval")
     examples = read_questions(args.shots_from) if args.shots_from else None
+    if examples:
+        require_gold(examples, args.shots_from, "--shots-from (its examples show their answers)")
     llm = make_llm(args.llm, cache=args.cache)
     summary = evaluate(questions, llm, target, shots=args.shots, cot=args.cot, concurrency=args.concurrency,
                        resume=args.resume, overwrite=args.overwrite,
@@ -113,6 +117,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
     """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
     answer from the question's PDDL without reading the gold (bool/MCQ ones only where their items are in PDDL, as in
     apb's own questions). Exit 1 when a generative question is left undecided."""
+    from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
 
@@ -122,6 +127,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
     target = check_writable(args.out, folder=False)
     questions = read_questions(args.file)
+    if args.agent == "oracle":
+        require_gold(questions, args.file, "the oracle agent (it echoes the gold)")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after every line is written
@@ -148,6 +155,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from apb.acp.audit import audit, replays
+    from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
 
@@ -155,6 +163,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         check_writable(args.json, what="--json", folder=False)
     questions = read_questions(args.file)
     generative = [q for q in questions if q.format == "gen"]
+    require_gold(generative, args.file, "apb acp audit")
     if not generative:
         raise ACPError(f"{args.file}: no generative questions to audit (bool and MCQ records carry no PDDL)")
     findings = audit(generative)
