@@ -1,9 +1,10 @@
 """Reads ACPBench's released files: `<task>/{dev,test}.{bool,mcq,gen}.json[.gz]`, each a JSON array of records.
 
-Bool records: id, group, context, question, answer (yes/no; absent in a held-out split: the question is read
-without gold, `Question.answer` None, and only commands that score refuse it, through `require_gold`). MCQ records add choices {text, label} and query,
+Bool records: id, group, context, question, answer (yes/no). MCQ records add choices {text, label} and query,
 with a letter as the answer. Generative records add PDDL_domain and PDDL_problem (whose :init is the question's
-state). The task and format come from the record's group, else from the folder and file name.
+state). The task and format come from the record's group, else from the folder and file name. A held-out split
+has no `answer`: its questions are read without gold (`Question.answer` None); the commands that score refuse them
+through `require_gold`, answering (`apb acp answer --agent solver`) does not need it.
 """
 
 from __future__ import annotations

@@ -3,10 +3,10 @@
 - parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
   (negative or disjunctive goals are outside the task, so they count as unparseable);
 - solvable: not a state Planetarium's own Blocksworld/Gripper oracle cannot plan from (`apb.nl2pddl.oracle_rules`:
-  an unsupported block, a cycle of `on`, balls and no gripper), no quick proof of unsolvability (a goal fact the delete relaxation never reaches, two goal facts h^2
-  proves mutually exclusive, an exact domain rule's verdict: see `unsolvable_proof`) and an apb planner finds a plan
-  within its budget (greedy search with h_FF's preferred operators; else, with the `planners` extra, Fast Downward's
-  greedy search) that apb's engine validates;
+  an unsupported block, a cycle of `on`, balls and no gripper), no quick proof of unsolvability (a goal fact the
+  delete relaxation never reaches, two goal facts h^2 proves mutually exclusive, an exact domain rule's verdict:
+  see `unsolvable_proof`) and an apb planner finds a plan within its budget (greedy search with h_FF's preferred
+  operators; else, with the `planners` extra, Fast Downward's greedy search) that apb's engine validates;
 - correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
   states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
   and the equivalence verdict is reported beside the triple (`Assessment.verdict`).

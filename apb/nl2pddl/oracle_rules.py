@@ -56,7 +56,7 @@ def _blocksworld(problem: Problem) -> str | None:
                 break
             current = below[0]
             if current in seen:
-                cycle = " on ".join(seen[seen.index(current):] + [current])
+                cycle = " on ".join([*seen[seen.index(current):], current])
                 return (f"the initial state stacks blocks in a cycle ({cycle}): Planetarium's Blocksworld oracle "
                         "orders blocks topologically")
             seen.append(current)
