@@ -27,6 +27,7 @@ from apb.acp.english import (
     normal_space,
     read_context,
     read_one,
+    readings,
     segmentations,
     split_atoms,
 )
@@ -146,8 +147,19 @@ def read_question(q: Question) -> Question | None:
     options = None
     if q.format == "mcq":
         options = [_option(dom, spec, form, item, text) for text in (q.choices or {}).get("text") or []]
-    return replace(q, domain_pddl=reading.domain.pddl, problem_pddl=reading.problem_pddl(), item=item,
+    return replace(q, domain_pddl=reading.domain_pddl, problem_pddl=reading.problem_pddl(), item=item,
                    options=options, state=list(reading.init), goal=list(reading.goal))
+
+
+def read_question_readings(q: Question) -> list[Question] | None:
+    """`read_question(q)` under every reading of its context (`apb.acp.english.readings`): one question unless the
+    domain file lists facts the release's English leaves out (None and ContextError as `read_question`)."""
+    first = read_question(q)
+    if first is None:
+        return None
+    reading = read_context(q.context)
+    return [first] + [replace(first, domain_pddl=other.domain_pddl, problem_pddl=other.problem_pddl(),
+                              state=list(other.init)) for other in readings(reading)[1:]]
 
 
 def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str) -> dict:
