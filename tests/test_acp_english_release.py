@@ -35,17 +35,17 @@ SATELLITE = ("This domain consists of satellite(s) equipped with various instrum
              "star0.  Currently, Satellite satellite0 is pointing to planet1. Power is available on the following "
              "satellite(s): satellite0. The goal is to reach a state where the following facts hold: A infrared0 mode "
              "image of target planet1 is available.")
-GOLDMINER = ("A robotic arm is in a grid and can only move to locations that are connected to its current location. The "
-             "2x3 grid locations may have gold, hard rocks, or soft rocks. Rocks cannot be moved. The robotic arm can "
-             "pick up laser or bomb. Only one item can be picked at a time. There is one laser is the grid that can be "
-             "used to clear rocks. Robotic arm can fire laser at a location from a connected location. The locations "
-             "are of the form fi-jf (e.g., f3-2f or f0-1f). The grid cells are connected to their neighbors (e.g., "
-             "f1-1f is connected to the four neighbors f0-1f, f2-1f, f1-0f, and f1-2f).  If a bomb is picked, it "
-             "cannot be placed back. It can only be detonated at connected location that have soft rock. Bomb supply "
-             "is available at f0-0f location.  Currently, the robot is at position f1-0f and its arm is empty. The "
-             "following locations have hard rock: f0-2f. The following locations have soft rock: f1-2f. The gold is "
-             "at f1-2f location. The laser is at f0-1f location. The goal is to reach a state where the following "
-             "facts hold: The robot is holding gold.")
+GOLDMINER = ("A robotic arm is in a grid and can only move to locations that are connected to its current "
+             "location. The 2x3 grid locations may have gold, hard rocks, or soft rocks. Rocks cannot be moved. "
+             "The robotic arm can pick up laser or bomb. Only one item can be picked at a time. There is one laser"
+             " is the grid that can be used to clear rocks. Robotic arm can fire laser at a location from a "
+             "connected location. The locations are of the form fi-jf (e.g., f3-2f or f0-1f). The grid cells are "
+             "connected to their neighbors (e.g., f1-1f is connected to the four neighbors f0-1f, f2-1f, f1-0f, "
+             "and f1-2f).  If a bomb is picked, it cannot be placed back. It can only be detonated at connected "
+             "location that have soft rock. Bomb supply is available at f0-0f location.  Currently, the robot is "
+             "at position f1-0f and its arm is empty. The following locations have hard rock: f0-2f. The following"
+             " locations have soft rock: f1-2f. The gold is at f1-2f location. The laser is at f0-1f location. The"
+             " goal is to reach a state where the following facts hold: The robot is holding gold.")
 
 
 def _neighbours(rows: int, cols: int) -> set[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from rich.markup import escape
@@ -134,23 +135,43 @@ def cmd_answer(args: argparse.Namespace) -> int:
         handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after every line is written
     except OSError as error:
         raise ACPError(f"--out {target}: cannot write there: {error.strerror or error}") from None
-    missing, skipped = 0, 0
+    if args.budget is not None:
+        questions = [replace(q, budget=args.budget) for q in questions]
+    undecided = []
     with handle:
         for q in questions:
             found = agent_answer(args.agent, q)
             if found is None:
-                if q.format == "gen":
-                    missing += 1
-                else:
-                    skipped += 1
+                undecided.append(q)
                 continue
             answer, text = found
             handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
+    missing = sum(q.format == "gen" for q in undecided)
+    skipped = len(undecided) - missing
     note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
     note += (f"; {skipped} bool/MCQ question(s) not answered (English the reader of apb.acp.english cannot read, "
              "or a statement undecided within the budget)") if skipped else ""
     out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
+    if undecided and args.agent == "solver" and args.escalate:
+        _budget_report(undecided, args.escalate)
     return 1 if missing else 0
+
+
+def _budget_report(undecided: list, steps: int) -> None:
+    """Per task and format, how many undecided questions a larger --budget decides (apb.acp.budget)."""
+    from apb.acp.budget import escalate, summary_rows
+    from apb.acp.solver import solve_question
+
+    found = {}
+    for budget in sorted({q.budget for q in undecided}):
+        found.update(escalate([q for q in undecided if q.budget == budget], solve_question, budget, steps))
+    largest = max(q.budget for q in undecided) * 4 ** steps
+    table = Table("task", "form", "undecided", "decided with --budget", f"still undecided at {largest}",
+                  title="undecided questions")
+    for task, fmt, count, by in summary_rows(undecided, found):
+        decided = ", ".join(f"{n} at {b}" for b, n in sorted((b, n) for b, n in by.items() if b is not None))
+        table.add_row(task, fmt, str(count), decided or "-", str(by.get(None, 0)))
+    err.print(table)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -237,6 +258,12 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     a.add_argument("--agent", default="oracle", help="solver: computed from the PDDL, never from the gold; oracle: "
                    "the file's gold echoed (default oracle)")
     a.add_argument("--out", required=True, help="ANSWERS.jsonl: one {\"id\", \"answer\", \"text\"} per line")
+    a.add_argument("--budget", type=positive_int, default=None,
+                   help=f"solver: states enumerated at most per state space (default: each question's own, "
+                        f"{DEFAULT_BUDGET} for ACPBench's files)")
+    a.add_argument("--escalate", type=non_negative_int, default=2,
+                   help="solver: ask undecided questions again at --budget x 4, x 16, ... (this many steps; 0: "
+                        "never) and report per task which budget decides them (default 2)")
     a.set_defaults(func=cmd_answer)
 
     u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold "
