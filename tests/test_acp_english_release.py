@@ -152,3 +152,21 @@ def test_mcq_in_the_release_wording():
     # passing f0-2f (a bomb from f0-0f clears f1-2f's soft rock from f1-1f; the laser would destroy the gold)
     assert _ask(GOLDMINER, "land", "Which of the following facts is a landmark (must hold at some point along any "
                                     "plan) for the current state?", facts) == "C"
+
+
+def test_a_just_plan_is_a_plan_under_every_reading():
+    """The plan of a just question is a plan: the modes its steps use are supported, whatever the English left out.
+    Without that premise the reading where instrument0 supports only infrared0 fails at the image1 step whatever is
+    removed, and the question was left unanswered."""
+    context = SATELLITE.replace("A infrared0 mode image of target planet1 is available",
+                                "A image1 mode image of target planet1 is available")
+    plan = ("turn satellite satellite0 from direction planet1 to direction star0, turn on the instrument instrument0 "
+            "on board the satellite satellite0, calibrate instrument instrument0 on the satellite satellite0 for "
+            "direction star0, turn satellite satellite0 from direction star0 to direction planet1, take an image of "
+            "direction planet1 in mode image1 using instrument instrument0 on board satellite satellite0, turn "
+            "satellite satellite0 from direction planet1 to direction star0")
+    ask = 'Given the plan: "{}"; can the following action be removed from this plan and still have a valid plan: {}?'
+    last = "turn satellite satellite0 from direction planet1 to direction star0"
+    assert _ask(context, "just", ask.format(plan, last)) == "yes"  # its last occurrence
+    calibrate = "calibrate instrument instrument0 on the satellite satellite0 for direction star0"
+    assert _ask(context, "just", ask.format(plan, calibrate)) == "no"

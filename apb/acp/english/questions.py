@@ -32,6 +32,8 @@ from apb.acp.english import (
     split_atoms,
 )
 from apb.acp.records import Question
+from apb.acp.truth import first_failure
+from apb.engine import ApbError, load_domain, load_task
 
 MAX_READINGS = 16  # readings of a plan with ambiguous steps that a question is decided over
 
@@ -157,9 +159,39 @@ def read_question_readings(q: Question) -> list[Question] | None:
     first = read_question(q)
     if first is None:
         return None
-    reading = read_context(q.context)
-    return [first] + [replace(first, domain_pddl=other.domain_pddl, problem_pddl=other.problem_pddl(),
-                              state=list(other.init)) for other in readings(reading)[1:]]
+    alternatives = readings(read_context(q.context))
+    if len(alternatives) > 1 and q.task == "just" and first.item.get("plan"):
+        alternatives = _plan_premise(alternatives, first.item["plan"])
+    return [replace(first, domain_pddl=r.domain_pddl, problem_pddl=r.problem_pddl(), state=list(r.init))
+            for r in alternatives]
+
+
+def _plan_premise(alternatives: list, plan: list[str]) -> list:
+    """A just question's plan is a plan (its premise): every reading gets the facts of the `open` predicates its steps
+    require (they hold in the problem the question is about), and a reading under which the plan still fails (Swap's
+    not-eq domain for a plan that swaps an agent with itself) is dropped; all are kept if none is left."""
+    opened = {rule["predicate"] for v in alternatives[0].domain.readings for rule in v.get("open") or []}
+    needed: set[str] = set()
+    if opened:
+        schemas = {a.name: a for a in load_domain(alternatives[0].domain_pddl).actions}
+        for step in plan:
+            name, *args = step.strip("()").split()
+            schema = schemas.get(name)
+            if schema is None or len(args) != len(schema.parameters):
+                continue
+            binding = {p.name: a for p, a in zip(schema.parameters, args)}
+            needed |= {"(" + " ".join((lit.predicate, *(binding.get(x, x) for x in lit.args))) + ")"
+                       for lit in schema.precondition if lit.predicate in opened and lit.positive}
+    kept = []
+    for r in alternatives:
+        r = replace(r, init=sorted(set(r.init) | needed))
+        try:
+            task = load_task(r.domain_pddl, r.problem_pddl())
+        except ApbError:
+            continue
+        if first_failure(task, task.initial_state, plan) == (None, True):
+            kept.append(r)
+    return kept or alternatives
 
 
 def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str) -> dict:
