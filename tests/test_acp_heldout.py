@@ -52,7 +52,7 @@ def test_a_file_without_gold_is_read_and_answered(tmp_path):
     copy = tmp_path / "land" / "test.gen.json"
     records = _without_gold(DATA / "land" / "test.gen.json.gz", copy)
     questions = import_file(copy)
-    assert len(questions) == len(records) and all(q.answer is None for q in questions)
+    assert len(questions) == len(records) and all(q.held_out and q.answer is None for q in questions)
     out = tmp_path / "answers.jsonl"
     assert main(["acp", "answer", str(copy), "--agent", "solver", "--out", str(out)]) == 0
     assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == [r["id"] for r in records]
