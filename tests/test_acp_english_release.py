@@ -170,3 +170,12 @@ def test_a_just_plan_is_a_plan_under_every_reading():
     assert _ask(context, "just", ask.format(plan, last)) == "yes"  # its last occurrence
     calibrate = "calibrate instrument instrument0 on the satellite satellite0 for direction star0"
     assert _ask(context, "just", ask.format(plan, calibrate)) == "no"
+
+
+def test_a_prog_action_applies_under_every_reading():
+    """A prog question's action is performed in the state: Swap's not-eq domain, where an agent cannot swap with
+    itself, is no reading of a question about that swap (its facts after it are then those of the other domain)."""
+    ask = 'Will the fact "{}" hold after performing the action "{}" in the current state?'
+    assert _ask(SWAP, "prog", ask.format("carol is assigned pear", "swap carol with carol, pear for pear")) == "yes"
+    assert _ask(SWAP, "prog", ask.format("carol is assigned fig", "swap carol with ann, pear for fig")) == "yes"
+    assert _ask(SWAP, "prog", ask.format("ann is assigned fig", "swap carol with ann, pear for fig")) == "no"

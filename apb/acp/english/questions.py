@@ -162,14 +162,17 @@ def read_question_readings(q: Question) -> list[Question] | None:
     alternatives = readings(read_context(q.context))
     if len(alternatives) > 1 and q.task == "just" and first.item.get("plan"):
         alternatives = _plan_premise(alternatives, first.item["plan"])
+    elif len(alternatives) > 1 and q.task == "prog" and first.item.get("action"):
+        alternatives = _plan_premise(alternatives, [first.item["action"]], goal=False)
     return [replace(first, domain_pddl=r.domain_pddl, problem_pddl=r.problem_pddl(), state=list(r.init))
             for r in alternatives]
 
 
-def _plan_premise(alternatives: list, plan: list[str]) -> list:
-    """A just question's plan is a plan (its premise): every reading gets the facts of the `open` predicates its steps
-    require (they hold in the problem the question is about), and a reading under which the plan still fails (Swap's
-    not-eq domain for a plan that swaps an agent with itself) is dropped; all are kept if none is left."""
+def _plan_premise(alternatives: list, plan: list[str], goal: bool = True) -> list:
+    """A just question's plan is a plan, a prog question's action applies (their premises): every reading gets the
+    facts of the `open` predicates the steps require (they hold in the problem the question is about), and a reading
+    under which the steps still fail (Swap's not-eq domain for a step that swaps an agent with itself), or the plan
+    does not reach the goal, is dropped; all are kept if none is left."""
     opened = {rule["predicate"] for v in alternatives[0].domain.readings for rule in v.get("open") or []}
     needed: set[str] = set()
     if opened:
@@ -189,7 +192,8 @@ def _plan_premise(alternatives: list, plan: list[str]) -> list:
             task = load_task(r.domain_pddl, r.problem_pddl())
         except ApbError:
             continue
-        if first_failure(task, task.initial_state, plan) == (None, True):
+        failed, reached = first_failure(task, task.initial_state, plan)
+        if failed is None and (reached or not goal):
             kept.append(r)
     return kept or alternatives
 
