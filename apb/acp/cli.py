@@ -115,9 +115,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_answer(args: argparse.Namespace) -> int:
-    """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
-    answer from the question's PDDL without reading the gold (bool/MCQ ones only where their items are in PDDL, as in
-    apb's own questions). Exit 1 when a generative question is left undecided."""
+    """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold (a file without gold is
+    refused), `solver` computes the answer from the question's PDDL, or its English for the release's bool/MCQ
+    records, without reading the gold (a held-out file without `answer` is answered too). Undecided questions are
+    asked again at larger budgets and reported per task (`--escalate`). Exit 1 when a generative question is left
+    undecided."""
     from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
