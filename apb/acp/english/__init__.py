@@ -2,7 +2,8 @@
 `context` describes, and the actions and atoms its question and choices name.
 
 Released bool/MCQ records carry no PDDL, only English. Each supported domain has a data file here,
-`<domain>.yaml` (how its context is recognised, the object types by name, the sentences of its state, goal and
+`<domain>.yaml` (how its context is recognised, the object types by name or by the context's own lists of names
+(`lists`: "There are 4 agents: zoe, bob, vic, and steve"), the sentences of its state, goal and
 static facts, every English phrasing of its atoms and actions seen in the release, and the release's distractor
 phrasings that name no action of the domain, e.g. a truck in Floortile), and `<domain>.pddl` (the
 domain file of the release's generative records, which carry the same English beside the PDDL; data of ACPBench's
@@ -14,7 +15,11 @@ to one fact per name; `{x#}` in a fact is the number at the end of x's name (rob
 not supported; `ContextError` names the first sentence it cannot read. The reader never looks at a record's answer.
 What the English leaves out is filled by documented rules of each domain file (e.g. Ferry's `not-eq` facts between
 distinct locations, Grid's and Visitall's 4-neighbour connections); `tests/test_acp_english.py` checks every rule
-against the release's generative records, whose PDDL is known.
+against the release's generative records, whose PDDL is known. Where the release's problems differ on facts the
+English never states, the domain file lists `readings` (another domain file, or static facts left open) and
+`readings(reading)` gives every problem the context may stand for. The domain files cover twelve of the release's
+thirteen domains (not Alfworld, whose problems rest on static facts its English never states);
+`tests/test_acp_english_release.py` reads text written in the wording of the four the dev split lacks.
 """
 
 from __future__ import annotations
