@@ -99,3 +99,28 @@ def test_undecided_questions_are_reported_with_the_budget_that_decides_them(tmp_
     assert "4 at 200" in row and row.split("│")[-2].strip() == "0"
     assert main(["acp", "answer", str(copy), "--agent", "solver", "--out", str(out)]) == 0
     assert len(out.read_text().splitlines()) == 4
+
+
+@needs_reference
+def test_areach_answers_bind_distinct_objects_and_the_sound_scorer_names_the_official_grounding():
+    """Where no never-applicable action is in the official (tarski, relaxed-reachability) grounding, the solver answers
+    one binding distinct objects, as the release's gold picks are (it answered `(drive-truck t0 l0-0 l0-0 c1)` in
+    Logistics), a repeated-argument one only where nothing else never applies (Ferry's `(sail l0 l0)`); the sound
+    scorer accepts either and says it is outside the official grounding."""
+    from apb.acp.scorers import score
+    from apb.acp.solver import solve_question
+
+    records = import_file(DATASET / "areach" / "dev.gen.json")
+    by_domain: dict[str, list] = {}
+    for q in records:
+        by_domain.setdefault(q.domain, []).append(q)
+    for domain, expect_repeated in (("logistics-strips", False), ("grid-visit-all", False), ("ferry", True)):
+        for q in by_domain[domain]:
+            gold, q.answer = q.answer, None
+            answer = solve_question(q)[1]
+            q.answer = gold
+            args = answer.strip("()").split()[1:]
+            assert (len(set(args)) < len(args)) is expect_repeated, (domain, answer)
+    ferry = by_domain["ferry"][0]
+    verdict = score(ferry, "(sail l1 l1)")
+    assert verdict.sound and "outside the official grounding" in verdict.reason
