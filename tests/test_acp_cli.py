@@ -98,7 +98,7 @@ def test_importer_reads_released_layout():
 
 @pytest.mark.parametrize(("args", "message"), [
     (["acp", "audit", str(DATA / "bad" / "not_acpbench.json")], "not ACPBench's format"),
-    (["acp", "audit", str(DATA / "bad" / "missing_fields.json")], "missing question, answer"),
+    (["acp", "audit", str(DATA / "bad" / "missing_fields.json")], "missing question"),
     (["acp", "audit", str(DATA / "bad" / "truncated.json")], "invalid JSON"),
     (["acp", "audit", str(DATA / "app" / "test.bool.json")], "no generative questions"),
     (["acp", "eval", str(DATA / "nothing.json"), "--llm", "scripted:x.json"], "no such file"),

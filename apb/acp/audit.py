@@ -24,7 +24,7 @@ from apb.acp.scorers import not_a_proposition, question_situation
 from apb.acp.solver import identify_action
 from apb.acp.tasks.common import action_universe, atom_universe
 from apb.acp.tasks.goals import classify_landmarks, optimal_actions, successor_distances
-from apb.acp.tasks.reachability import unreachable_actions, unreachable_atoms
+from apb.acp.tasks.reachability import distinct_first, unreachable_actions, unreachable_atoms
 from apb.acp.truth import (
     QuestionPDDLError,
     canonical_action,
@@ -124,7 +124,8 @@ def _reach_like(q, found, kind: str):
                    else unreachable_actions(prover, universe)) if universe else {}
     if gold and kind == "actions":
         listed = {normal_atom(str(a)) for a in gold}
-        others = sorted(a for a, how in unreachable.items() if a not in listed and how in ("ungrounded", "relaxed"))
+        others = sorted((a for a, how in unreachable.items() if a not in listed and how in ("ungrounded", "relaxed")),
+                        key=distinct_first)
         if others:
             findings.append(found("note", f"{len(others)} more never-applicable action(s) than the gold lists that the "
                                   "official scorer rejects (its grounding drops them), e.g. " + others[0],

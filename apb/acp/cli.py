@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from rich.markup import escape
@@ -73,6 +74,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import sys
 
     from apb.acp.evaluate import evaluate
+    from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
     from apb.llm import make_llm, request_cap
@@ -83,7 +85,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     questions = read_questions(args.questions)
     if not questions:
         raise ACPError(f"{args.questions}: no questions")
+    require_gold(questions, args.questions, "apb acp eval")
     examples = read_questions(args.shots_from) if args.shots_from else None
+    if examples:
+        require_gold(examples, args.shots_from, "--shots-from (its examples show their answers)")
     cap = request_cap(args.llm, args.llm_concurrency, args.concurrency)
     llm = make_llm(args.llm, cache=args.cache, concurrency=cap)
     summary = evaluate(questions, llm, target, shots=args.shots,
@@ -113,9 +118,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_answer(args: argparse.Namespace) -> int:
-    """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold, `solver` computes the
-    answer from the question's PDDL without reading the gold (bool/MCQ ones only where their items are in PDDL, as in
-    apb's own questions). Exit 1 when a generative question is left undecided."""
+    """Writes one {"id", "answer", "text"} line per question: `oracle` echoes the file's gold (a file without gold is
+    refused), `solver` computes the answer from the question's PDDL, or its English for the release's bool/MCQ
+    records, without reading the gold (a held-out file without `answer` is answered too). Undecided questions are
+    asked again at larger budgets and reported per task (`--escalate`). Exit 1 when a generative question is left
+    undecided."""
+    from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
 
@@ -125,32 +133,55 @@ def cmd_answer(args: argparse.Namespace) -> int:
 
     target = check_writable(args.out, folder=False)
     questions = read_questions(args.file)
+    if args.agent == "oracle":
+        require_gold(questions, args.file, "the oracle agent (it echoes the gold)")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after every line is written
     except OSError as error:
         raise ACPError(f"--out {target}: cannot write there: {error.strerror or error}") from None
-    missing, skipped = 0, 0
+    if args.budget is not None:
+        questions = [replace(q, budget=args.budget) for q in questions]
+    undecided = []
     with handle:
         for q in questions:
             found = agent_answer(args.agent, q)
             if found is None:
-                if q.format == "gen":
-                    missing += 1
-                else:
-                    skipped += 1
+                undecided.append(q)
                 continue
             answer, text = found
             handle.write(json.dumps({"id": q.id, "answer": answer, "text": text}) + "\n")
+    missing = sum(q.format == "gen" for q in undecided)
+    skipped = len(undecided) - missing
     note = f"; {missing} generative question(s) undecided within the budget" if missing else ""
     note += (f"; {skipped} bool/MCQ question(s) not answered (English the reader of apb.acp.english cannot read, "
              "or a statement undecided within the budget)") if skipped else ""
     out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
+    if undecided and args.agent == "solver" and args.escalate:
+        _budget_report(undecided, args.escalate)
     return 1 if missing else 0
+
+
+def _budget_report(undecided: list, steps: int) -> None:
+    """Per task and format, how many undecided questions a larger --budget decides (apb.acp.budget)."""
+    from apb.acp.budget import escalate, summary_rows
+    from apb.acp.solver import solve_question
+
+    found = {}
+    for budget in sorted({q.budget for q in undecided}):
+        found.update(escalate([q for q in undecided if q.budget == budget], solve_question, budget, steps))
+    largest = max(q.budget for q in undecided) * 4 ** steps
+    table = Table("task", "form", "undecided", "decided with --budget", f"still undecided at {largest}",
+                  title="undecided questions")
+    for task, fmt, count, by in summary_rows(undecided, found):
+        decided = ", ".join(f"{n} at {b}" for b, n in sorted((b, n) for b, n in by.items() if b is not None))
+        table.add_row(task, fmt, str(count), decided or "-", str(by.get(None, 0)))
+    err.print(table)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from apb.acp.audit import audit, replays
+    from apb.acp.importer import require_gold
     from apb.acp.io import read_questions
     from apb.eval.rundir import check_writable
 
@@ -158,6 +189,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         check_writable(args.json, what="--json", folder=False)
     questions = read_questions(args.file)
     generative = [q for q in questions if q.format == "gen"]
+    require_gold(generative, args.file, "apb acp audit")
     if not generative:
         raise ACPError(f"{args.file}: no generative questions to audit (bool and MCQ records carry no PDDL)")
     findings = audit(generative)
@@ -237,6 +269,12 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     a.add_argument("--agent", default="oracle", help="solver: computed from the PDDL, never from the gold; oracle: "
                    "the file's gold echoed (default oracle)")
     a.add_argument("--out", required=True, help="ANSWERS.jsonl: one {\"id\", \"answer\", \"text\"} per line")
+    a.add_argument("--budget", type=positive_int, default=None,
+                   help=f"solver: states enumerated at most per state space (default: each question's own, "
+                        f"{DEFAULT_BUDGET} for ACPBench's files)")
+    a.add_argument("--escalate", type=non_negative_int, default=2,
+                   help="solver: ask undecided questions again at --budget x 4, x 16, ... (this many steps; 0: "
+                        "never) and report per task which budget decides them (default 2)")
     a.set_defaults(func=cmd_answer)
 
     u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold "

@@ -2,7 +2,9 @@
 
 Bool records: id, group, context, question, answer (yes/no). MCQ records add choices {text, label} and query,
 with a letter as the answer. Generative records add PDDL_domain and PDDL_problem (whose :init is the question's
-state). The task and format come from the record's group, else from the folder and file name.
+state). The task and format come from the record's group, else from the folder and file name. A held-out split
+has no `answer`: its questions are read without gold (`Question.held_out`); the commands that score refuse them
+through `require_gold`, answering (`apb acp answer --agent solver`) does not need it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, GROUP_ALIASES, GROUPS, TASKS, Question, parse_group
 
-REQUIRED = ("id", "group", "context", "question", "answer")
+REQUIRED = ("id", "group", "context", "question")
 _DOMAIN = re.compile(r"\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
 _CONTEXT_DOMAIN = re.compile(r"This is an? ([\w\-]+) domain", re.IGNORECASE)
 
@@ -80,10 +82,20 @@ def import_file(path: str | Path) -> list[Question]:
         match = _DOMAIN.search(domain_pddl) or _CONTEXT_DOMAIN.search(str(record["context"]))
         questions.append(Question(
             id=record["id"], task=task, format=fmt, domain=match.group(1).lower() if match else "",
-            answer=record["answer"], domain_pddl=domain_pddl, problem_pddl=str(record.get("PDDL_problem") or ""),
+            answer=record.get("answer"), held_out="answer" not in record, domain_pddl=domain_pddl,
+            problem_pddl=str(record.get("PDDL_problem") or ""),
             view="acpbench", context=str(record["context"]), question=str(record["question"]),
             choices=record.get("choices"), query=record.get("query"), source="acpbench", origin=str(path)))
     return questions
+
+
+def require_gold(questions: list[Question], source: str | Path, command: str) -> None:
+    """ACPError (one line) when a question carries no gold answer: `command` scores against the gold."""
+    missing = [q for q in questions if q.held_out]
+    if missing:
+        raise _error(f"{source}: {len(missing)} of {len(questions)} question(s) carry no gold answer (e.g. id "
+                     f"{missing[0].id}); {command} scores answers against the gold: give it a file whose records "
+                     "have `answer` (`apb acp answer FILE --agent solver` answers a file without gold)")
 
 
 def released_files(root: str | Path) -> list[Path]:

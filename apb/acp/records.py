@@ -87,6 +87,7 @@ class Question:
     source: str = "apb"
     origin: str = ""
     budget: int = 20000  # states a proof may enumerate (generation's --budget); replays use the same
+    held_out: bool = False  # read from a record without `answer` (a held-out split): no gold to score against
 
     @property
     def group(self) -> str:
@@ -99,7 +100,8 @@ class Question:
         if self.format == "mcq":
             record["choices"] = self.choices
             record["query"] = self.query
-        record["answer"] = self.answer
+        if not self.held_out:  # a held-out record stays without gold
+            record["answer"] = self.answer
         if self.format == "gen":
             record["PDDL_domain"] = self.domain_pddl
             record["PDDL_problem"] = self.problem_pddl

@@ -5,8 +5,9 @@ with the engine, the prover and the planners; it never reads the gold (`q.answer
 official reader reads) or None when the question carries no PDDL or the answer is undecided within the budget.
 Per task: app, the applicable actions; prog, the effects of the one applicable action the question's quoted
 description names (its objects, in order); reach, an atom the prover proves unreachable (else "None" when every
-atom is proved reachable); areach, likewise for actions (an action whose preconditions are relaxed-reachable is
-preferred, as the official planner check only accepts those beyond the gold's list); val, the first inapplicable
+atom is proved reachable); areach, likewise for actions (one of the official grounding, whose preconditions are
+relaxed-reachable from the state, is preferred, as the official planner check only accepts those beyond the gold's
+list; else one binding distinct objects, as the release's gold picks are); val, the first inapplicable
 step (-1 when none); just, the question's plan (as written) without the first removable action or pair; land, a
 proved landmark false in the state and not a goal (one that backchaining from the goal finds first, as landmark
 generators do), else "None"; nexta, an action that starts an optimal plan (h* of every successor, else the first
@@ -31,7 +32,13 @@ from apb.acp.tasks.goals import (
     optimal_actions,
     successor_distances,
 )
-from apb.acp.tasks.reachability import grounded_actions, reachable_actions, unreachable_actions, unreachable_atoms
+from apb.acp.tasks.reachability import (
+    distinct_first,
+    grounded_actions,
+    reachable_actions,
+    unreachable_actions,
+    unreachable_atoms,
+)
 from apb.acp.truth import (
     QuestionPDDLError,
     first_failure,
@@ -125,7 +132,7 @@ def _areach(q: Question):
     task = prover.task
     preferred = sorted(a for a, how in found.items() if how == "exhaustive") or _h2_unreachable(prover, found)
     if preferred or found:
-        choice = (preferred or sorted(found))[0]
+        choice = (preferred or sorted(found, key=distinct_first))[0]
         return [choice], choice
     if prover.exhaustive or all(prover.action(task.parse_action(a)).value is True for a in universe):
         return [], "None"

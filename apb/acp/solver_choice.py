@@ -16,9 +16,12 @@ the domain: another domain's action, an unknown object, an ill-typed argument) a
 an action, one does not apply in its state; this reading of the two claims agrees with every dev record), and
 just items naming an action (or pair) that occurs several times (`steps_any`: it can be removed when removing one
 of its occurrences leaves a plan), and val plans with a step the English leaves ambiguous (`plans_any`: answered
-when every reading agrees). An action that names an unknown object or has an ill-typed argument never applies.
-Landmarks beyond the prover's enumerated space are disproved by a plan on which the atom never holds (a greedy plan,
-else a greedy search that prunes the states where it holds); the prover replays the plan before it answers no.
+when every reading agrees; a just MCQ where two options are removable, each at one of its occurrences, is answered
+with the one removable latest in the plan; where a domain's English leaves out facts its problems differ on, every
+reading of the context must give the same answer). An action that names an unknown object or has an ill-typed
+argument never applies. Landmarks beyond the prover's enumerated space are disproved by a plan on which the atom
+never holds (a greedy plan, else a greedy search that prunes the states where it holds); the prover replays the plan
+before it answers no.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 import heapq
 
 from apb.acp.english import ContextError
-from apb.acp.english.questions import read_question
+from apb.acp.english.questions import read_question_readings
 from apb.acp.proofs import fact_key
 from apb.acp.records import LABELS, Question
 from apb.acp.truth import QuestionPDDLError, canonical_action, first_failure, question_prover, question_task
@@ -45,9 +48,16 @@ def solve_choice(q: Question) -> tuple[str, str] | None:
     if q.format not in ("bool", "mcq"):
         return None
     if not q.domain_pddl or not q.problem_pddl:
-        q = _read_english(q)
-        if q is None:
+        found = _read_english(q)
+        if not found:
             return None
+        answers = {_decide(one) for one in found}  # every reading of the English must give the same answer
+        return answers.pop() if len(answers) == 1 else None
+    return _decide(q)
+
+
+def _decide(q: Question) -> tuple[str, str] | None:
+    """(answer, text) for a question with PDDL and PDDL items."""
     try:
         if q.format == "bool":
             if not q.item:
@@ -60,18 +70,23 @@ def solve_choice(q: Question) -> tuple[str, str] | None:
             if not q.options:
                 return None
             values = [_STATEMENTS[q.task](q, q.item or {}, option) for option in q.options]
-            if any(v is None for v in values) or values.count(True) != 1:
+            if any(v is None for v in values) or not values.count(True):
                 return None
+            if values.count(True) > 1:
+                if q.task != "just":
+                    return None
+                values = _latest_removal(q, values)
             answer = LABELS[values.index(True)]
     except (QuestionPDDLError, ApbError, KeyError):
         return None
     return answer, f"The answer is {answer}."
 
 
-def _read_english(q: Question) -> Question | None:
-    """A released record read from its English (None when its domain has no data file or a phrase is not read)."""
+def _read_english(q: Question) -> list[Question] | None:
+    """A released record read from its English, one question per reading of it (None when its domain has no data
+    file or a phrase is not read)."""
     try:
-        return read_question(q)
+        return read_question_readings(q)
     except ContextError:
         return None
 
@@ -133,13 +148,29 @@ def _val_one(q: Question, item: dict, plan: list[str], option: dict) -> bool:
 
 
 def _just(q: Question, item: dict, option: dict) -> bool | None:
+    return bool(_removals(q, item, option))  # an action named in English: removable at any of its occurrences
+
+
+def _removals(q: Question, item: dict, option: dict) -> list[int]:
+    """The occurrences (first step index) of a just option whose removal leaves a plan."""
     task, state = question_task(q)
-    for steps in option.get("steps_any") or [option["steps"]]:  # an action named in English: any occurrence
+    out = []
+    for steps in option.get("steps_any") or [option["steps"]]:
         rest = [a for i, a in enumerate(item["plan"]) if i not in set(steps)]
-        failed, reached = first_failure(task, state, rest)
-        if failed is None and reached:
-            return True
-    return False
+        if first_failure(task, state, rest) == (None, True):
+            out.append(min(steps))
+    return out
+
+
+def _latest_removal(q: Question, values: list[bool]) -> list[bool]:
+    """A just MCQ whose English names two removable actions (each at one of its occurrences, the others not): the
+    question's own plan position decides, the option removable latest in the plan (the release's generator names a
+    removable step and draws its distractors from steps whose removal breaks the plan; a repeated action is both).
+    Both options are correct by the engine's replay; the release's gold names one of them."""
+    item = q.item or {}
+    latest = {i: max(_removals(q, item, q.options[i])) for i, v in enumerate(values) if v}
+    best = max(latest, key=latest.get)
+    return [i == best for i in range(len(values))]
 
 
 def _land(q: Question, item: dict, option: dict) -> bool | None:

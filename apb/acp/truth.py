@@ -15,7 +15,7 @@ from apb.acp.records import Question
 from apb.engine import ApbError, State, Task, load_task
 
 _TASKS: OrderedDict[tuple[str, str], Task] = OrderedDict()
-_PROVERS: OrderedDict[tuple[str, str], Prover] = OrderedDict()
+_PROVERS: OrderedDict[tuple[str, str, int], Prover] = OrderedDict()
 _CACHED = 32
 PDDL_ACTION = re.compile(r"\(\s*[A-Za-z][\w\-]*(?:\s+[\w\-@.]+)*\s*\)")
 
@@ -52,9 +52,9 @@ def question_task(q: Question) -> tuple[Task, State]:
 
 
 def question_prover(q: Question) -> Prover:
-    """A prover for the question's state (cached with the task)."""
+    """A prover for the question's state within the question's budget (cached with the task)."""
     task, state = question_task(q)
-    key = (q.domain_pddl, q.problem_pddl)
+    key = (q.domain_pddl, q.problem_pddl, q.budget)  # a larger budget is another prover (`apb.acp.budget`)
     prover = _PROVERS.get(key)
     if prover is None or prover.task is not task:
         prover = _PROVERS[key] = Prover(task, state, budget=q.budget)

@@ -2,10 +2,11 @@
 
 - parseable: the text parses against the domain (apb's engine) and its goal is a conjunction of positive atoms
   (negative or disjunctive goals are outside the task, so they count as unparseable);
-- solvable: no quick proof of unsolvability (a goal fact the delete relaxation never reaches, two goal facts h^2
-  proves mutually exclusive, an exact domain rule's verdict: see `unsolvable_proof`) and an apb planner finds a plan
-  within its budget (greedy search with h_FF's preferred operators; else, with the `planners` extra, Fast Downward's
-  greedy search) that apb's engine validates;
+- solvable: not a state Planetarium's own Blocksworld/Gripper oracle cannot plan from (`apb.nl2pddl.oracle_rules`:
+  an unsupported block, a cycle of `on`, balls and no gripper), no quick proof of unsolvability (a goal fact the
+  delete relaxation never reaches, two goal facts h^2 proves mutually exclusive, an exact domain rule's verdict:
+  see `unsolvable_proof`) and an apb planner finds a plan within its budget (greedy search with h_FF's preferred
+  operators; else, with the `planners` extra, Fast Downward's greedy search) that apb's engine validates;
 - correct: the problem is solvable and equivalent to the gold one (apb.equivalence: same initial state and goal
   states up to renaming objects and implied goal facts); as in Planetarium, an unsolvable problem is never correct,
   and the equivalence verdict is reported beside the triple (`Assessment.verdict`).
@@ -33,6 +34,7 @@ from apb.equivalence import Budget, check
 from apb.equivalence.closure import UNSOLVABLE, is_strips
 from apb.equivalence.rules import rule_closure
 from apb.equivalence.scene import load_scene
+from apb.nl2pddl.oracle_rules import oracle_refusal
 from apb.nl2pddl.registry import domain_name_of, is_domain_key, resolve_domain
 from apb.planners import solve
 from apb.planners.downward import find_driver
@@ -193,6 +195,9 @@ def _lenient_solvable(text: str, domain: Domain, planner: str, max_nodes: int) -
         problem = _parse(text, domain, "<predicted>")
     except ApbError:
         return False, ""
+    refusal = oracle_refusal(domain.name, problem)
+    if refusal is not None:
+        return False, f"not solvable in Planetarium: {refusal}"
     ok, status, _ = solvable(domain, problem, planner=planner, max_nodes=max_nodes)
     return ok, f"{status} (read as Planetarium's oracle reads it)"
 
@@ -254,7 +259,11 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
         # Planetarium reads such a problem but has no domain to plan with: parseable, neither solvable nor correct
         return Assessment(Evaluation(True, False, False), dom.name,
                           error=f"the problem names (:domain {named}), which is not a benchmark domain")
-    ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
+    refusal = oracle_refusal(dom.name, pred_problem)
+    if refusal is not None:  # Planetarium's own oracle cannot plan from this state: not solvable there
+        ok, status, length = False, f"not solvable in Planetarium: {refusal}", None
+    else:
+        ok, status, length = solvable(dom, pred_problem, planner=planner, max_nodes=max_nodes)
     if gold_problem is None:
         return Assessment(Evaluation(True, ok, False), dom.name, error=gold_error, planner_status=status,
                           plan_length=length)

@@ -27,10 +27,13 @@ from apb.acp.english import (
     normal_space,
     read_context,
     read_one,
+    readings,
     segmentations,
     split_atoms,
 )
 from apb.acp.records import Question
+from apb.acp.truth import first_failure
+from apb.engine import ApbError, load_domain, load_task
 
 MAX_READINGS = 16  # readings of a plan with ambiguous steps that a question is decided over
 
@@ -146,8 +149,53 @@ def read_question(q: Question) -> Question | None:
     options = None
     if q.format == "mcq":
         options = [_option(dom, spec, form, item, text) for text in (q.choices or {}).get("text") or []]
-    return replace(q, domain_pddl=reading.domain.pddl, problem_pddl=reading.problem_pddl(), item=item,
+    return replace(q, domain_pddl=reading.domain_pddl, problem_pddl=reading.problem_pddl(), item=item,
                    options=options, state=list(reading.init), goal=list(reading.goal))
+
+
+def read_question_readings(q: Question) -> list[Question] | None:
+    """`read_question(q)` under every reading of its context (`apb.acp.english.readings`): one question unless the
+    domain file lists facts the release's English leaves out (None and ContextError as `read_question`)."""
+    first = read_question(q)
+    if first is None:
+        return None
+    alternatives = readings(read_context(q.context))
+    if len(alternatives) > 1 and q.task == "just" and first.item.get("plan"):
+        alternatives = _plan_premise(alternatives, first.item["plan"])
+    elif len(alternatives) > 1 and q.task == "prog" and first.item.get("action"):
+        alternatives = _plan_premise(alternatives, [first.item["action"]], goal=False)
+    return [replace(first, domain_pddl=r.domain_pddl, problem_pddl=r.problem_pddl(), state=list(r.init))
+            for r in alternatives]
+
+
+def _plan_premise(alternatives: list, plan: list[str], goal: bool = True) -> list:
+    """A just question's plan is a plan, a prog question's action applies (their premises): every reading gets the
+    facts of the `open` predicates the steps require (they hold in the problem the question is about), and a reading
+    under which the steps still fail (Swap's not-eq domain for a step that swaps an agent with itself), or the plan
+    does not reach the goal, is dropped; all are kept if none is left."""
+    opened = {rule["predicate"] for v in alternatives[0].domain.readings for rule in v.get("open") or []}
+    needed: set[str] = set()
+    if opened:
+        schemas = {a.name: a for a in load_domain(alternatives[0].domain_pddl).actions}
+        for step in plan:
+            name, *args = step.strip("()").split()
+            schema = schemas.get(name)
+            if schema is None or len(args) != len(schema.parameters):
+                continue
+            binding = {p.name: a for p, a in zip(schema.parameters, args)}
+            needed |= {"(" + " ".join((lit.predicate, *(binding.get(x, x) for x in lit.args))) + ")"
+                       for lit in schema.precondition if lit.predicate in opened and lit.positive}
+    kept = []
+    for r in alternatives:
+        r = replace(r, init=sorted(set(r.init) | needed))
+        try:
+            task = load_task(r.domain_pddl, r.problem_pddl())
+        except ApbError:
+            continue
+        failed, reached = first_failure(task, task.initial_state, plan)
+        if failed is None and (reached or not goal):
+            kept.append(r)
+    return kept or alternatives
 
 
 def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str) -> dict:

@@ -160,6 +160,14 @@ def reachable_actions(prover: Prover) -> set[str]:
     return prover.memo["reachable_actions"]
 
 
+def distinct_first(action: str) -> tuple[bool, str]:
+    """Sort key over never-applicable actions outside the official grounding (which ACPBench's code accepts only as
+    the gold's own pick): those binding distinct objects first, as the release's gold picks are wherever one exists;
+    a repeated-argument one (`(sail l0 l0)`) only where no other action is never applicable."""
+    args = action.strip("()").split()[1:]
+    return len(set(args)) < len(args), action
+
+
 def unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
     """Actions of the universe proved never applicable (static, relaxed, or exhaustive on a complete space);
     computed once per prover and universe."""

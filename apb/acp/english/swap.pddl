@@ -1,0 +1,10 @@
+(define (domain swap)
+    (:requirements :typing)
+    (:types agent role - object)
+    (:predicates (assigned ?a - agent ?r - role))
+    (:action swap
+        :parameters (?a1 - agent ?a2 - agent ?r1 - role ?r2 - role)
+        :precondition (and (assigned ?a1 ?r1) (assigned ?a2 ?r2))
+        :effect (and (not (assigned ?a1 ?r1)) (not (assigned ?a2 ?r2)) (assigned ?a1 ?r2) (assigned ?a2 ?r1))
+    )
+)
