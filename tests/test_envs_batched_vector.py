@@ -5,6 +5,8 @@ per sub-env; other modes and non-STRIPS tasks fall back to the per-env loop and 
 
 from __future__ import annotations
 
+import json
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -87,7 +89,8 @@ def test_batched_same_step_autoreset_matches_sync():
         drawn = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs_n, rew_n, term_n, trunc_n, info_n = native.step(drawn)
         obs_s, rew_s, term_s, trunc_s, info_s = sync.step(drawn)
-        assert data_equivalence(obs_n, obs_s) and np.array_equal(trunc_n, trunc_s)
+        assert data_equivalence(obs_n, obs_s) and np.array_equal(rew_n, rew_s)
+        assert np.array_equal(term_n, term_s) and np.array_equal(trunc_n, trunc_s)
         _same_infos(info_n, info_s)
         finals += int(info_n.get("_final_obs", np.zeros(4, bool)).sum())
     assert finals > 100
@@ -127,6 +130,18 @@ def test_fallback_to_the_per_env_loop_is_said(tmp_path):
     (tmp_path / "p1.pddl").write_text(COND_PROBLEM)
     envs = PDDLVectorEnv(2, domain_file=tmp_path / "domain.pddl", problem_file=tmp_path / "p1.pddl", **MODES)
     assert envs.stepping == "per-env loop" and "conditional effects" in repr(envs)
-    obs, infos = envs.reset(seed=0)  # the loop still steps it
+    envs.reset(seed=0)  # the loop still steps it
     obs, *_ = envs.step(np.array([0, 0]))
     assert obs.shape == (2, envs.single_observation_space.n)
+
+
+def test_bench_env_vector_with_index_actions_from_the_mask(capsys):
+    from apb.cli import main
+
+    assert main(["bench", "env", "--vector", "--domains", "logistics", "--seconds", "0.05", "--json", "--obs",
+                 "facts", "--actions", "index", "--modes", "single,native,sync", "--num-envs", "8"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["actions"] == "index"
+    assert [(r["mode"], r["envs"]) for r in report["rows"]] == [("single", 1), ("native", 8), ("sync", 8)]
+    assert all(r["steps"] > 0 for r in report["rows"])
+    assert report["rows"][1]["stepping"] == "batched"

@@ -65,8 +65,8 @@ class BatchTables:
             fact_map = tables.fact_map
             self.present[k, tables.action_map] = True
             self.cost[k, tables.action_map] = [float(a.cost) for a in task.actions]
-            initial = fact_map[bit_ids(task.initial_state.bits)].tolist() + np.flatnonzero(tables.static_vector).tolist()
-            self.initial[k] = _words(initial, words)
+            statics = np.flatnonzero(tables.static_vector).tolist()
+            self.initial[k] = _words(fact_map[bit_ids(task.initial_state.bits)].tolist() + statics, words)
             self.goal_pos[k] = _words(fact_map[list(task.goal_pos)], words)
             self.goal_neg[k] = _words(fact_map[list(task.goal_neg)], words)
             self.goal_vector[k] = tables.goal_vector
