@@ -36,6 +36,28 @@ def check_every_successor(task: Task, state) -> int:
     return checked
 
 
+@pytest.fixture(autouse=True)
+def computed_updates(monkeypatch):
+    """Every update computed from the parent (no answers remembered from earlier visits), so that the tests below
+    check the incremental algorithm on every step."""
+    monkeypatch.setattr(axioms, "KNOWN_LIMIT", 0)
+
+
+def test_remembered_updates_equal_full_evaluation_and_stay_bounded(monkeypatch):
+    monkeypatch.setattr(axioms, "KNOWN_LIMIT", 8)
+    task = load_task(ADL / "reach-domain.pddl", ADL / "reach-p01.pddl")
+    rng = random.Random(1)
+    state, sizes, revisits, seen = task.initial_state, [], 0, set()
+    for _ in range(300):
+        options = task.applicable(state)
+        state = task.apply(state, rng.choice(options)) if options else task.initial_state
+        assert state.bits == scratch(task, state.bits)
+        revisits += state in seen
+        seen.add(state)
+        sizes.append(len(task.axioms._known))
+    assert max(sizes) <= 8 and revisits > 100
+
+
 @pytest.mark.parametrize(("name", "incremental"), [("reach", True), ("grid", False)])
 def test_updates_equal_full_evaluation_on_the_whole_state_space(name, incremental):
     task = load_task(ADL / f"{name}-domain.pddl", ADL / f"{name}-p01.pddl")

@@ -17,6 +17,9 @@ from apb.engine.model import Domain
 
 # The most disjuncts a ground axiom body may have in disjunctive normal form for incremental updates.
 DNF_LIMIT = 512
+# States whose derived facts `update` keeps (by their basic facts), like a planner's state registry: a walk or a
+# search reaches most states many times (half the steps of 100-step random walks in psr-middle). Cleared when full.
+KNOWN_LIMIT = 65_536
 
 
 def stratify(domain: Domain) -> dict[str, int]:
@@ -65,6 +68,8 @@ class AxiomEvaluator:
         # Per stratum: its rules (head, head bit, body test) and, per derived fact of the stratum, the rules whose
         # bodies mention it.
         self._layers: list[tuple[list, dict[int, list]]] = []
+        self._known: dict[int, int] = {}  # basic facts -> the closed bits, for states `update` has seen
+        self.known_limit = KNOWN_LIMIT  # 0: no memory (every update computed)
         k = 0
         for layer in self.strata:
             rules = []
@@ -109,13 +114,25 @@ class AxiomEvaluator:
 
     def update(self, parent: int, bits: int) -> int:
         """`closure(bits)` for a successor of the state whose closed bits are `parent` (`bits`: the parent's after
-        the action's effects). Where `incremental`, only what the changed facts reach is re-evaluated (delete and
-        re-derive): a derived fact is deleted when a rule that held in the parent loses a fact it used (a
+        the action's effects): the known answer for a state seen before (the derived facts are a function of the
+        basic ones), else `_update`'s."""
+        basic = bits & ~self.derived_mask
+        known = self._known.get(basic)
+        if known is None:
+            known = self._update(parent, bits) if self.incremental else self.closure(bits)
+            if len(self._known) >= self.known_limit:
+                self._known.clear()
+                if not self.known_limit:
+                    return known
+            self._known[basic] = known
+        return known
+
+    def _update(self, parent: int, bits: int) -> int:
+        """`closure(bits)` computed from the parent's: only what the changed facts reach is re-evaluated (delete
+        and re-derive): a derived fact is deleted when a rule that held in the parent loses a fact it used (a
         positive fact that became false, a negated basic fact that became true), and so on from what was deleted;
         each deleted fact is kept if another of its rules still holds; then new derivations spread from the facts
         that became true (and the negated basic facts that became false)."""
-        if not self.incremental:
-            return self.closure(bits)
         derived = self.derived_mask
         changed = (parent ^ bits) & ~derived
         bits = (bits & ~derived) | (parent & derived)
