@@ -80,6 +80,29 @@ def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
         state = task.successor(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
 
 
+@pytest.mark.parametrize("folder", ["elevators-sat08-strips", "caldera-opt18-adl", "psr-small", "assembly",
+                                    "woodworking-opt08-strips", "miconic-fulladl"])
+def test_interpreted_templates_equal_the_compiled_ones(folder, monkeypatch):
+    """A schema with few bindings uses `make_interpreted` (no compile): the same literal parts as `make` for
+    every binding, and the same task either way."""
+    from apb.engine.templates import ActionTemplate
+
+    monkeypatch.setattr(task_module, "BULK_MIN", 10**9)  # every schema through make / make_interpreted
+    monkeypatch.setattr(task_module, "COMPILE_MIN", 10**9)  # every schema interpreted
+    interpreted = load(folder)
+    monkeypatch.setattr(task_module, "COMPILE_MIN", 0)  # every schema compiled
+    compiled = load(folder)
+    assert [fields(a) for a in interpreted.actions] == [fields(a) for a in compiled.actions]
+    task = compiled
+    checked = 0
+    for schema, args in ground(task.domain, task.problem).bindings:
+        template = ActionTemplate(schema, task._fluent_preds, task._static, task._fact_ids.get, task.problem,
+                                  task.has_costs)
+        assert template.make_interpreted(args) == template.make(args), (schema.name, args)
+        checked += 1
+    assert checked >= 4
+
+
 @pytest.mark.parametrize("folder", ["caldera-opt18-adl", "folding-opt23-adl", "assembly", "airport-adl",
                                     "childsnack-sat14-strips", "optical-telegraphs"])
 def test_compiled_joins_equal_the_interpreted_plans(folder, monkeypatch):

@@ -47,6 +47,8 @@ _BY_TEXT = operator.attrgetter("_str")
 # From this many bindings of a STRIPS schema on, its actions are made by one generated loop (compiling it costs
 # more than it saves on fewer).
 BULK_MIN = 256
+# Below this many bindings a schema's template is interpreted (compiling its generated code costs more).
+COMPILE_MIN = 48
 
 _ACTION_TEXT = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$|^\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*$")
 
@@ -180,24 +182,26 @@ class Task:
             if template.bulk and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
                 actions += template.build_all(found, self._conditions_of, GroundAction)
             else:
-                actions += self._make_general(schema, template, found)
+                make = template.make if len(found) >= COMPILE_MIN else template.make_interpreted
+                actions += self._make_general(schema, make, template.effects_inline, found)
         return actions
 
-    def _make_general(self, schema: ActionSchema, template: ActionTemplate, bindings) -> list[GroundAction]:
-        """The possible ground actions of these bindings of a schema, one template call each."""
+    def _make_general(self, schema: ActionSchema, make: Callable, effects_inline: bool,
+                      bindings) -> list[GroundAction]:
+        """The possible ground actions of these bindings of a schema, one call of its template's `make` each."""
         actions = []
         for args in bindings:
-            made = template.make(args)
+            made = make(args)
             if made is None:  # a static, equality or unreachable precondition fails
                 continue
             pre, neg, add, delete, cost = made
             parts: tuple = ()
             effects: tuple = ()
-            if schema.complex_precondition or not template.effects_inline:
+            if schema.complex_precondition or not effects_inline:
                 binding = dict(zip((p.name for p in schema.parameters), args))
                 if schema.complex_precondition:
                     parts = self._complex_parts(schema, binding, pre, neg)
-                if not template.effects_inline:  # else the template gave the effects
+                if not effects_inline:  # else the template gave the effects
                     add, delete, effects = self._effects.ground(schema, binding)
             action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
                                   tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,

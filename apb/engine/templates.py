@@ -39,6 +39,19 @@ def _static_test(ce: ConditionalEffect, fluent_preds: frozenset, term: Callable,
     return "(" + " and ".join(tests) + ")" if tests else "True"
 
 
+def _static_holds(ce: ConditionalEffect, binding: dict[str, str], static: frozenset) -> bool:
+    """`_static_test`'s verdict for a binding, without generated code (for an effect `_static_test` decides)."""
+    if ce.condition is None:
+        return True
+    literals = ce.condition.parts if isinstance(ce.condition, And) else (ce.condition,)
+    for lit in literals:
+        args = tuple(binding.get(a, a) for a in lit.args)
+        holds = args[0] == args[1] if lit.predicate == "=" else (lit.predicate, *args) in static
+        if holds != lit.positive:
+            return False
+    return True
+
+
 def _cost_lines(schema: ActionSchema, atom: Callable, indent: str) -> list[str]:
     """Generated lines that set `cost` to the schema's cost for the bindings in scope (`values` reads a function's
     value; a missing one returns `cost_error(args)`, the general path's error)."""
@@ -112,12 +125,61 @@ class ActionTemplate:
 
         namespace = {"fid": fact_id, "static": static_facts, "values": problem.function_values.get,
                      "cost_error": cost_error, "fluent": fluent_preds}
-        exec(compile("\n".join(lines) + "\n", f"<template {schema.name}>", "exec"), namespace)  # names, reprs
-        self.make: Callable = namespace["make"]
+        self._source = "\n".join(lines) + "\n"
+        self._make: Callable | None = None
+        self._problem = problem
         self._namespace = namespace
         self._build_all: Callable | None = None
         self._has_costs = has_costs
         self._term, self._atom = term, atom
+
+    @property
+    def make(self) -> Callable:
+        """The generated function, compiled on first use (a schema with few bindings uses `make_interpreted`)."""
+        if self._make is None:
+            namespace = self._namespace
+            exec(compile(self._source, f"<template {self.schema.name}>", "exec"), namespace)  # names, reprs
+            self._make = namespace["make"]
+        return self._make
+
+    def make_interpreted(self, args: tuple[str, ...]):
+        """What `make(args)` returns, computed from the schema without generated code: cheaper than compiling for
+        a schema with few bindings (grounded PSR tasks have one schema per action)."""
+        schema, namespace = self.schema, self._namespace
+        static, fluent, fid = namespace["static"], namespace["fluent"], namespace["fid"]
+        binding = dict(zip((p.name for p in schema.parameters), args))
+
+        def fact(lit) -> tuple:
+            return (lit.predicate, *(binding.get(a, a) for a in lit.args))
+
+        pre: list[int] = []
+        neg: list[int] = []
+        for lit in schema.precondition:
+            if lit.predicate == "=":
+                a, b = (binding.get(x, x) for x in lit.args)
+                if (a == b) != lit.positive:
+                    return None
+            elif lit.predicate not in fluent:
+                if (fact(lit) in static) != lit.positive:
+                    return None
+            else:
+                f = fid(fact(lit))
+                if lit.positive:
+                    if f is None:
+                        return None
+                    pre.append(f)
+                elif f is not None:
+                    neg.append(f)
+        add: list[int] = []
+        delete: list[int] = []
+        if self.effects_inline:
+            effects = [e for e in schema.effects]
+            effects += [ce.literal for ce in schema.conditional_effects if _static_holds(ce, binding, static)]
+            for lit in effects:
+                f = fid(fact(lit))
+                if f is not None:
+                    (add if lit.positive else delete).append(f)
+        return pre, neg, add, delete, action_cost(schema, binding, self._problem, self._has_costs)
 
     def build_all(self, bindings, conditions: Callable, action_class: type) -> list:
         """For a `bulk` schema (STRIPS, or conditional effects that static facts decide): the possible ground
