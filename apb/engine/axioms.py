@@ -20,6 +20,8 @@ DNF_LIMIT = 512
 # States whose derived facts `update` keeps (by their basic facts), like a planner's state registry: a walk or a
 # search reaches most states many times (half the steps of 100-step random walks in psr-middle). Cleared when full.
 KNOWN_LIMIT = 65_536
+# `closure` compiles the axiom bodies to Python functions on its call number COMPILE_CLOSURES (interpreted before).
+COMPILE_CLOSURES = 3
 
 
 def stratify(domain: Domain) -> dict[str, int]:
@@ -64,12 +66,18 @@ class AxiomEvaluator:
         for layer in self.strata:
             for head, body in layer:
                 self.rules_of.setdefault(head, []).append(body)
-        functions = self._compile()
-        # Per stratum: its rules (head, head bit, body test) and, per derived fact of the stratum, the rules whose
-        # bodies mention it.
-        self._layers: list[tuple[list, dict[int, list]]] = []
         self._known: dict[int, int] = {}  # basic facts -> the closed bits, for states `update` has seen
         self.known_limit = KNOWN_LIMIT  # 0: no memory (every update computed)
+        # The body tests are the ground formulas' own `holds` until `closure` has run COMPILE_CLOSURES times (a
+        # task whose updates are incremental needs it for its initial state only), then compiled functions.
+        self._closures = 0
+        self._layers = self._make_layers(None)
+        self._setup_updates()
+
+    def _make_layers(self, functions: list | None) -> list[tuple[list, dict[int, list]]]:
+        """Per stratum: its rules (head, head bit, body test) and, per derived fact of the stratum, the rules whose
+        bodies mention it."""
+        layers = []
         k = 0
         for layer in self.strata:
             rules = []
@@ -85,8 +93,8 @@ class AxiomEvaluator:
                     low = mentioned & -mentioned
                     dependents.setdefault(low.bit_length() - 1, []).append(rule)
                     mentioned ^= low
-            self._layers.append((rules, dependents))
-        self._setup_updates()
+            layers.append((rules, dependents))
+        return layers
 
     def _setup_updates(self) -> None:
         """Indexes for `update`. The ground bodies are rewritten as rules `head <- pos, not neg` (their disjunctive
@@ -195,6 +203,9 @@ class AxiomEvaluator:
 
     def closure(self, bits: int) -> int:
         """`bits` with the derived facts set exactly as the axioms define them from the basic facts."""
+        self._closures += 1
+        if self._closures == COMPILE_CLOSURES:
+            self._layers = self._make_layers(self._compile())
         bits &= ~self.derived_mask
         for rules, dependents in self._layers:
             queue = []

@@ -50,7 +50,7 @@ class _FactIndex:
 
 # A join plan runs interpreted until its runs times its steps pass this (compiling costs more than a few runs on
 # small tasks; a long plan run often pays it back soonest).
-COMPILE_AFTER = 64
+COMPILE_AFTER = 1024
 
 
 def _literals(node: NNF | None) -> list | None:
