@@ -51,6 +51,8 @@ class _FactIndex:
 # A join plan runs interpreted until its runs times its steps pass this (compiling costs more than a few runs on
 # small tasks; a long plan run often pays it back soonest).
 COMPILE_AFTER = 1024
+# A schema's add-effect facts come from a generated lambda after this many interpreted calls.
+ADDS_COMPILE = 64
 
 
 def _literals(node: NNF | None) -> list | None:
@@ -149,7 +151,20 @@ class _SchemaGrounder:
 
         facts = ["(" + ", ".join([repr(eff.predicate), *(term(x) for x in eff.args)]) + ",)"
                  for eff in schema.add_effects]
-        self.adds: Callable[[tuple], tuple] = eval(f"lambda a: ({', '.join(facts)}{',' if facts else ''})")  # reprs
+        self._adds_source = f"lambda a: ({', '.join(facts)}{',' if facts else ''})"
+        slot = self.slot
+        specs = [(eff.predicate, tuple((slot[x], None) if x in slot else (None, x) for x in eff.args))
+                 for eff in schema.add_effects]
+        self._adds_calls = 0
+
+        def adds(a: tuple) -> tuple:
+            """The facts interpreted from `specs` until ADDS_COMPILE calls, then the generated lambda's."""
+            self._adds_calls += 1
+            if self._adds_calls >= ADDS_COMPILE:
+                self.adds = eval(self._adds_source)  # reprs of the schema's names
+            return tuple((pred, *[a[i] if i is not None else c for i, c in spec]) for pred, spec in specs)
+
+        self.adds: Callable[[tuple], tuple] = adds
         # The `when`s without forall variables whose condition is a literal conjunction, as one generated function
         # `when_adds(args, reached, pending)`: the facts of those whose condition may hold, and the positions (in
         # `simple_whens`: (condition, literals)) of those waiting for a fluent fact appended to `pending`; the
@@ -354,6 +369,9 @@ class _SchemaGrounder:
     def join(self, index: _FactIndex) -> list[tuple[str, ...]]:
         """Every binding (a tuple of objects, one per parameter) whose positive literals hold in `index`."""
         out: list[tuple[str, ...]] = []
+        if not self.params:  # a schema without parameters (grounded tasks): its literals are facts to look up
+            self._only_binding(None, (), index, out, None)
+            return out
         run = self._code(None)
         if run is not None:
             run(index.facts, index.matching, out, None, None)
@@ -368,6 +386,9 @@ class _SchemaGrounder:
         arguments of the facts the index got last, by predicate), a literal before `first` matches none of them:
         a binding with several fresh facts is then found once, from its first literal matching one."""
         fresh = fresh or {}
+        if not self.params:
+            self._only_binding(first, args, index, out, fresh)
+            return
         run = self._code(first)
         if run is not None:
             run(index.facts, index.matching, out, args, fresh)
@@ -432,6 +453,22 @@ class _SchemaGrounder:
                 out.append(tuple(vals))
             else:
                 self._step(plan, depth + 1, vals, index, out, None, fresh)
+
+    def _only_binding(self, first: int | None, given: tuple, index: _FactIndex, out: list, fresh) -> None:
+        """`join` / `join_from` for a schema without parameters, as its plan of membership tests would run: the
+        binding () when literal `first` is the fact `given`, every positive literal is reached, none before
+        `first` is fresh, and the filters hold."""
+        facts = index.facts
+        for i, lit in enumerate(self.positives):
+            if first is not None and i == first and tuple(given) != lit.args:
+                return
+            if (lit.predicate, *lit.args) not in facts:
+                return
+            if first is not None and i < first and fresh and lit.args in fresh.get(lit.predicate, ()):
+                return
+        if not self.filters or self._filters_hold(tuple((lit.predicate, lit.positive, lit.args)
+                                                        for lit in self.filters), []):
+            out.append(())
 
     def _complete(self, plan: tuple, vals: list, out: list) -> None:
         _, free, pools, filters = plan
