@@ -119,6 +119,9 @@ class _SchemaGrounder:
         self.positives = [lit for lit in schema.precondition if lit.positive and lit.predicate != "="]
         self.static_preds = static_preds
         self.static_facts = static_facts
+        # per positive literal, what the join order weighs (made with the first plan): its variables, its arity,
+        # 0 when static else 1
+        self._shapes: list[tuple[frozenset, int, int]] | None = None
         self.filters = [lit for lit in schema.precondition
                         if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
         self._plans: dict[int | None, tuple] = {}
@@ -149,9 +152,11 @@ class _SchemaGrounder:
         def term(arg: str) -> str:
             return terms.get(arg, repr(arg))
 
-        facts = ["(" + ", ".join([repr(eff.predicate), *(term(x) for x in eff.args)]) + ",)"
-                 for eff in schema.add_effects]
-        self._adds_source = f"lambda a: ({', '.join(facts)}{',' if facts else ''})"
+        def adds_source() -> str:
+            facts = ["(" + ", ".join([repr(eff.predicate), *(term(x) for x in eff.args)]) + ",)"
+                     for eff in schema.add_effects]
+            return f"lambda a: ({', '.join(facts)}{',' if facts else ''})"
+
         slot = self.slot
         specs = [(eff.predicate, tuple((slot[x], None) if x in slot else (None, x) for x in eff.args))
                  for eff in schema.add_effects]
@@ -161,7 +166,7 @@ class _SchemaGrounder:
             """The facts interpreted from `specs` until ADDS_COMPILE calls, then the generated lambda's."""
             self._adds_calls += 1
             if self._adds_calls >= ADDS_COMPILE:
-                self.adds = eval(self._adds_source)  # reprs of the schema's names
+                self.adds = eval(adds_source())  # reprs of the schema's names
             return tuple((pred, *[a[i] if i is not None else c for i, c in spec]) for pred, spec in specs)
 
         self.adds: Callable[[tuple], tuple] = adds
@@ -184,7 +189,7 @@ class _SchemaGrounder:
         return plan
 
     def _make_plan(self, first: int | None) -> tuple:
-        slot, static_preds = self.slot, self.static_preds
+        slot = self.slot
         bound: set[str] = set()
         steps: list[list] = []  # [kind, ...details, filters]
         remaining = list(range(len(self.positives)))
@@ -235,12 +240,16 @@ class _SchemaGrounder:
             remaining.remove(first)
             take_literal(first)
         take_equalities()
+        shapes = self._shapes
+        if shapes is None:
+            shapes = self._shapes = [(frozenset(a for a in lit.args if a.startswith("?")), len(lit.args),
+                                      0 if lit.predicate in self.static_preds else 1) for lit in self.positives]
         while remaining:
             def cost(i: int) -> tuple[int, int, int]:
-                lit = self.positives[i]
-                unbound = {a for a in lit.args if a.startswith("?") and a not in bound}
-                connected = len(unbound) < len(lit.args)  # an argument known: no cross product
-                return 0 if connected else 1, len(unbound), 0 if lit.predicate in static_preds else 1
+                variables, arity, static = shapes[i]
+                unbound = len(variables - bound)
+                connected = unbound < arity  # an argument known: no cross product
+                return 0 if connected else 1, unbound, static
             best = min(remaining, key=cost)
             remaining.remove(best)
             take_literal(best)

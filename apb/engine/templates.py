@@ -81,23 +81,6 @@ class ActionTemplate:
         def atom(predicate: str, args: tuple[str, ...]) -> str:
             return "(" + ", ".join([repr(predicate), *(term(a) for a in args)]) + ",)"
 
-        lines = ["def make(args):"]
-        if names:
-            lines.append(f"    {', '.join(var[n] for n in names)}, = args")
-        lines += ["    pre = []", "    neg = []"]
-        for lit in schema.precondition:
-            if lit.predicate == "=":
-                a, b = (term(x) for x in lit.args)
-                lines.append(f"    if {a} {'!=' if lit.positive else '=='} {b}: return None")
-            elif lit.predicate not in fluent_preds:
-                test = "not in" if lit.positive else "in"
-                lines.append(f"    if {atom(lit.predicate, lit.args)} {test} static: return None")
-            elif lit.positive:
-                lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is None: return None",
-                          "    pre.append(f)"]
-            else:
-                lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is not None: neg.append(f)"]
-        lines += ["    add = []", "    delete = []"]
         # The effects too, when no effect is conditional or every condition is decided by static facts and
         # equalities alone (no forall): the ids come in the order EffectGrounder gives them.
         tests = [_static_test(ce, fluent_preds, term, atom) for ce in schema.conditional_effects]
@@ -106,26 +89,49 @@ class ActionTemplate:
         # effect unconditional or decided by static facts (then no GroundEffect is left)
         self.bulk = self.effects_inline and not schema.complex_precondition
         self._tests = tests
-        if self.effects_inline:
-            for eff in schema.effects:
-                target = "add" if eff.positive else "delete"
-                lines += [f"    f = fid({atom(eff.predicate, eff.args)})", f"    if f is not None: {target}.append(f)"]
-            for ce, test in zip(schema.conditional_effects, tests):
-                lit = ce.literal
-                lines += [f"    if {test}:", f"        f = fid({atom(lit.predicate, lit.args)})",
-                          f"        if f is not None: {'add' if lit.positive else 'delete'}.append(f)"]
-        if not has_costs:
-            lines.append("    return pre, neg, add, delete, 1")
-        else:
-            lines += _cost_lines(schema, atom, "    ")
-            lines.append("    return pre, neg, add, delete, cost")
+
+        def source() -> str:
+            """The generated `make` (built only when a schema has enough bindings to compile it)."""
+            lines = ["def make(args):"]
+            if names:
+                lines.append(f"    {', '.join(var[n] for n in names)}, = args")
+            lines += ["    pre = []", "    neg = []"]
+            for lit in schema.precondition:
+                if lit.predicate == "=":
+                    a, b = (term(x) for x in lit.args)
+                    lines.append(f"    if {a} {'!=' if lit.positive else '=='} {b}: return None")
+                elif lit.predicate not in fluent_preds:
+                    test = "not in" if lit.positive else "in"
+                    lines.append(f"    if {atom(lit.predicate, lit.args)} {test} static: return None")
+                elif lit.positive:
+                    lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is None: return None",
+                              "    pre.append(f)"]
+                else:
+                    lines += [f"    f = fid({atom(lit.predicate, lit.args)})",
+                              "    if f is not None: neg.append(f)"]
+            lines += ["    add = []", "    delete = []"]
+            if self.effects_inline:
+                for eff in schema.effects:
+                    target = "add" if eff.positive else "delete"
+                    lines += [f"    f = fid({atom(eff.predicate, eff.args)})",
+                              f"    if f is not None: {target}.append(f)"]
+                for ce, test in zip(schema.conditional_effects, tests):
+                    lit = ce.literal
+                    lines += [f"    if {test}:", f"        f = fid({atom(lit.predicate, lit.args)})",
+                              f"        if f is not None: {'add' if lit.positive else 'delete'}.append(f)"]
+            if not has_costs:
+                lines.append("    return pre, neg, add, delete, 1")
+            else:
+                lines += _cost_lines(schema, atom, "    ")
+                lines.append("    return pre, neg, add, delete, cost")
+            return "\n".join(lines) + "\n"
 
         def cost_error(args: tuple[str, ...]):  # raises the general path's error naming the missing value
             return action_cost(schema, dict(zip(names, args)), problem, True)
 
         namespace = {"fid": fact_id, "static": static_facts, "values": problem.function_values.get,
                      "cost_error": cost_error, "fluent": fluent_preds}
-        self._source = "\n".join(lines) + "\n"
+        self._source = source
         self._make: Callable | None = None
         self._problem = problem
         self._namespace = namespace
@@ -138,7 +144,7 @@ class ActionTemplate:
         """The generated function, compiled on first use (a schema with few bindings uses `make_interpreted`)."""
         if self._make is None:
             namespace = self._namespace
-            exec(compile(self._source, f"<template {self.schema.name}>", "exec"), namespace)  # names, reprs
+            exec(compile(self._source(), f"<template {self.schema.name}>", "exec"), namespace)  # names, reprs
             self._make = namespace["make"]
         return self._make
 
