@@ -197,3 +197,20 @@ def test_actions_compiled_on_demand_equal_their_formulas(folder, monkeypatch):
         ids = task.applicable_ids(bits)
         state = task.successor(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
     assert compared
+
+
+def test_add_effects_are_interpreted_then_compiled_once(monkeypatch):
+    """A schema's add-effect facts: the interpreted answers equal the generated lambda's, which is made once (also
+    for callers that kept the interpreted function, as the semi-naive loop does)."""
+    domain, reached, static_preds, index, make = grounders_over_reached("caldera-opt18-adl")
+    schema = next(s for s in domain.actions if s.add_effects)
+    grounder = make(schema)
+    bindings = grounder.join(index) or [tuple(f"o{i}" for i in range(len(grounder.params)))]
+    kept = grounder.adds
+    evals = []
+    real_eval = eval
+    monkeypatch.setattr(joins_module, "eval", lambda source: evals.append(source) or real_eval(source),
+                        raising=False)
+    interpreted = [kept(args) for args in bindings * (joins_module.ADDS_COMPILE // len(bindings) + 2)]
+    assert len(evals) == 1 and grounder.adds is not kept
+    assert [grounder.adds(args) for args in bindings] == interpreted[:len(bindings)] == [kept(a) for a in bindings]

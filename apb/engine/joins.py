@@ -50,7 +50,7 @@ class _FactIndex:
 
 # A join plan runs interpreted until its runs times its steps pass this (compiling costs more than a few runs on
 # small tasks; a long plan run often pays it back soonest).
-COMPILE_AFTER = 1024
+COMPILE_AFTER = 4096
 # A schema's add-effect facts come from a generated lambda after this many interpreted calls.
 ADDS_COMPILE = 64
 
@@ -161,12 +161,17 @@ class _SchemaGrounder:
         specs = [(eff.predicate, tuple((slot[x], None) if x in slot else (None, x) for x in eff.args))
                  for eff in schema.add_effects]
         self._adds_calls = 0
+        compiled: list[Callable] = []
 
         def adds(a: tuple) -> tuple:
-            """The facts interpreted from `specs` until ADDS_COMPILE calls, then the generated lambda's."""
+            """The facts interpreted from `specs` until ADDS_COMPILE calls, then the generated lambda's (callers
+            holding on to this function get the lambda's answer too)."""
+            if compiled:
+                return compiled[0](a)
             self._adds_calls += 1
             if self._adds_calls >= ADDS_COMPILE:
-                self.adds = eval(adds_source())  # reprs of the schema's names
+                compiled.append(eval(adds_source()))  # reprs of the schema's names
+                self.adds = compiled[0]
             return tuple((pred, *[a[i] if i is not None else c for i, c in spec]) for pred, spec in specs)
 
         self.adds: Callable[[tuple], tuple] = adds
