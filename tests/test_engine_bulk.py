@@ -202,7 +202,7 @@ def test_actions_compiled_on_demand_equal_their_formulas(folder, monkeypatch):
 def test_add_effects_are_interpreted_then_compiled_once(monkeypatch):
     """A schema's add-effect facts: the interpreted answers equal the generated lambda's, which is made once (also
     for callers that kept the interpreted function, as the semi-naive loop does)."""
-    domain, reached, static_preds, index, make = grounders_over_reached("caldera-opt18-adl")
+    domain, _, _, index, make = grounders_over_reached("caldera-opt18-adl")
     schema = next(s for s in domain.actions if s.add_effects)
     grounder = make(schema)
     bindings = grounder.join(index) or [tuple(f"o{i}" for i in range(len(grounder.params)))]
