@@ -59,9 +59,13 @@ class AxiomEvaluator:
     (within a stratum derived facts occur only positively, so no other body can change its value).
     """
 
-    def __init__(self, strata: list[list[tuple[int, object]]], derived_mask: int) -> None:
+    def __init__(self, strata: list[list[tuple[int, object]]], derived_mask: int, written=None) -> None:
+        """`written(fid)`, when given, returns the bodies as the domain writes them for `bodies` (explanations),
+        where `strata` holds an equivalent form (a task's rule-built disjunctions)."""
         self.strata = [s for s in strata if s]  # each: [(head fact id, ground body formula)]
         self.derived_mask = derived_mask
+        self._written = written
+        self._written_bodies: dict[int, list] = {}
         self.rules_of: dict[int, list] = {}
         for layer in self.strata:
             for head, body in layer:
@@ -221,8 +225,14 @@ class AxiomEvaluator:
         return bits
 
     def bodies(self, fid: int) -> list:
-        """The ground bodies of the axioms whose head is fact `fid` (the definition, one level down)."""
-        return self.rules_of.get(fid, [])
+        """The ground bodies of the axioms whose head is fact `fid` (the definition, one level down), as the domain
+        writes them."""
+        if self._written is None:
+            return self.rules_of.get(fid, [])
+        known = self._written_bodies.get(fid)
+        if known is None:
+            known = self._written_bodies[fid] = self._written(fid)
+        return known
 
 
 def dnf(formula, limit: int) -> list[tuple[int, int]] | None:

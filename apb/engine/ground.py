@@ -47,6 +47,9 @@ class GroundingResult:
     bindings: list[tuple[ActionSchema, tuple[str, ...]]]
     axiom_bindings: list[tuple[Axiom, tuple[str, ...]]] = field(default_factory=list)
     objects_of: object = None
+    # For each axiom whose body joined as rules (all but those with a universal quantifier or too many disjuncts):
+    # (axiom, rule, binding of the rule's parameters) of every rule instance whose positive literals were reached.
+    axiom_rules: dict[int, list[tuple[ActionSchema, tuple[str, ...]]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -358,9 +361,15 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
         per_schema[owner].update(dict.fromkeys(results[k] if len(grounders[k].params) == arity
                                                else (args[:arity] for args in results[k])))
     bindings = [(schema, args) for schema, found in zip(domain.actions, per_schema) for args in found]
+    axiom_rules: dict[int, list] = {}
+    tested = {owner for k, owner in enumerate(owners) if owner >= n_actions and grounders[k].complex}
+    for k, owner in enumerate(owners):
+        if owner >= n_actions and owner not in tested:
+            axiom_rules.setdefault(owner - n_actions, []).extend((grounders[k].schema, args) for args in results[k])
     axiom_bindings = [(axiom, args) for axiom, found in zip(domain.axioms, per_schema[n_actions:])
                       for args in found]
     if progress is not None:
         progress(GroundingProgress(rounds, len(reached), len(bindings) + len(axiom_bindings),
                                    time.perf_counter() - started, done=True))
-    return GroundingResult(objects, static_facts, fluent_preds, reached, bindings, axiom_bindings, objects_of)
+    return GroundingResult(objects, static_facts, fluent_preds, reached, bindings, axiom_bindings, objects_of,
+                           axiom_rules)

@@ -33,7 +33,7 @@ from apb.engine.compiled import compile_actions, interpreted_transition
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.explain import Explainer, Unmet
-from apb.engine.formulas import FormulaGrounder, to_nnf
+from apb.engine.formulas import FormulaGrounder, make, to_nnf
 from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, ground, paused_gc
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
@@ -150,21 +150,59 @@ class Task:
         return frozenset(o for o, t in self.objects.items() if self.domain.is_subtype(t, types))
 
     def _ground_axioms(self, g: GroundingResult) -> AxiomEvaluator:
+        """The ground axioms by stratum. An axiom that joined as rules (apb.engine.ground: its body's normal form)
+        gets, per head, the disjunction of its rule instances' literal conjunctions, which grounding found already;
+        the others get their ground bodies. Explanations always see the ground bodies as written (`_axiom_bodies`,
+        made when first asked for)."""
         strata = stratify(self.domain)
         layers: list[list] = [[] for _ in range(max(strata.values(), default=0) + 1)]
-        bodies: dict[int, object] = {}
+        nnf: dict[int, object] = {}
+        sources: dict[int, list] = {}  # head fact id -> (axiom, head arguments)
+        literal = self._formulas.literal
+        for position, axiom in enumerate(self.domain.axioms):
+            rules = g.axiom_rules.get(position)
+            if rules is None:
+                continue
+            arity = len(axiom.parameters)
+            options: dict[int, list] = {}
+            for rule, args in rules:
+                fid = self._fact_ids.get((axiom.predicate, *args[:arity]))
+                if fid is None:
+                    continue
+                binding = dict(zip((p.name for p in rule.parameters), args))
+                conjunction = make("and", tuple(literal(lit, binding) for lit in rule.precondition))
+                if conjunction.const is not False:
+                    options.setdefault(fid, []).append(conjunction)
+            for fid, found in options.items():
+                body = make("or", tuple(found))
+                if body.const is not False:
+                    layers[strata[axiom.predicate]].append((fid, body))
         for axiom, args in g.axiom_bindings:
             fid = self._fact_ids.get((axiom.predicate, *args))
             if fid is None:
                 continue
+            sources.setdefault(fid, []).append((axiom, args))
+            if self.domain.axioms.index(axiom) in g.axiom_rules:
+                continue
             key = id(axiom)
-            if key not in bodies:
-                bodies[key] = to_nnf(axiom.body)
-            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)),
+            if key not in nnf:
+                nnf[key] = to_nnf(axiom.body)
+            body = self._formulas.ground(nnf[key], dict(zip((p.name for p in axiom.parameters), args)),
                                          droppable=True)
             if body.const is not False:  # an axiom that can never fire is left out
                 layers[strata[axiom.predicate]].append((fid, body))
-        return AxiomEvaluator(layers, self.derived_mask)
+        self._axiom_sources = sources
+        return AxiomEvaluator(layers, self.derived_mask, self._axiom_bodies)
+
+    def _axiom_bodies(self, fid: int) -> list:
+        """The ground bodies, as written, of the axioms whose head is fact `fid` (for explanations)."""
+        bodies = []
+        for axiom, args in self._axiom_sources.get(fid, ()):
+            body = self._formulas.ground(to_nnf(axiom.body), dict(zip((p.name for p in axiom.parameters), args)),
+                                         droppable=True)
+            if body.const is not False:
+                bodies.append(body)
+        return bodies
 
     # ---- building ground actions -------------------------------------------------------------------------
     def _make_actions(self, bindings) -> list[GroundAction]:
