@@ -249,16 +249,27 @@ class _SchemaGrounder:
         if shapes is None:
             shapes = self._shapes = [(frozenset(a for a in lit.args if a.startswith("?")), len(lit.args),
                                       0 if lit.predicate in self.static_preds else 1) for lit in self.positives]
+        # the unbound variables of each literal, counted down as variables get bound
+        unbound = [len(variables - bound) for variables, _, _ in shapes]
+        users: dict[str, list[int]] = {}
+        for i, (variables, _, _) in enumerate(shapes):
+            for name in variables:
+                users.setdefault(name, []).append(i)
+        known = set(bound)
+
+        def cost(i: int) -> tuple[int, int, int]:
+            _, arity, static = shapes[i]
+            return 0 if unbound[i] < arity else 1, unbound[i], static  # an argument known: no cross product
+
         while remaining:
-            def cost(i: int) -> tuple[int, int, int]:
-                variables, arity, static = shapes[i]
-                unbound = len(variables - bound)
-                connected = unbound < arity  # an argument known: no cross product
-                return 0 if connected else 1, unbound, static
             best = min(remaining, key=cost)
             remaining.remove(best)
             take_literal(best)
             take_equalities()
+            for name in bound - known:
+                for i in users.get(name, ()):
+                    unbound[i] -= 1
+            known.update(bound)
         # Each filter at the first step after which its variables are bound, else after the free variables.
         bound_at: dict[str, int] = {}
         for depth, step in enumerate(steps):
