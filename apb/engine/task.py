@@ -18,6 +18,7 @@ The grounded representation (for planners, heuristics and the NL layer):
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import operator
 import os
@@ -38,7 +39,7 @@ from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, grou
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
-from apb.engine.templates import ActionTemplate
+from apb.engine.templates import ActionTemplate, effects_decided, literal_parts
 
 __all__ = ["Condition", "GroundAction", "State", "Task", "ValidationResult"]
 
@@ -212,11 +213,18 @@ class Task:
         fact_id = self._fact_ids.get
         actions: list[GroundAction] = []
         for schema, group in itertools.groupby(bindings, key=operator.itemgetter(0)):
+            found = [args for _, args in group]
+            if len(found) < COMPILE_MIN and id(schema) not in templates:  # no template: interpreted
+                inline = effects_decided(schema, self._fluent_preds)
+                make = functools.partial(literal_parts, schema, fluent=self._fluent_preds, static=self._static,
+                                         fid=fact_id, problem=self.problem, has_costs=self.has_costs,
+                                         effects_inline=inline)
+                actions += self._make_general(schema, make, inline, found)
+                continue
             template = templates.get(id(schema))
             if template is None:
                 template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
                                                                   self.problem, self.has_costs)
-            found = [args for _, args in group]
             if template.bulk and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
                 actions += template.build_all(found, self._conditions_of, GroundAction)
             else:

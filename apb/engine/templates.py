@@ -52,6 +52,59 @@ def _static_holds(ce: ConditionalEffect, binding: dict[str, str], static: frozen
     return True
 
 
+def effects_decided(schema: ActionSchema, fluent_preds: frozenset) -> bool:
+    """Whether every conditional effect of the schema is decided by static facts and equalities (no forall, a
+    literal conjunction): then `make` and `literal_parts` give the effects too (`ActionTemplate.effects_inline`)."""
+    for ce in schema.conditional_effects:
+        if ce.parameters:
+            return False
+        if ce.condition is None:
+            continue
+        literals = ce.condition.parts if isinstance(ce.condition, And) else (ce.condition,)
+        if any(not isinstance(lit, Literal) or lit.predicate in fluent_preds for lit in literals):
+            return False
+    return True
+
+
+def literal_parts(schema: ActionSchema, args: tuple[str, ...], fluent: frozenset, static: frozenset,
+                  fid: Callable, problem: Problem, has_costs: bool, effects_inline: bool):
+    """What a template's generated `make(args)` returns, computed from the schema without generated code:
+    cheaper than compiling for a schema with few bindings (grounded PSR tasks have one schema per action)."""
+    binding = dict(zip((p.name for p in schema.parameters), args))
+
+    def fact(lit) -> tuple:
+        return (lit.predicate, *(binding.get(a, a) for a in lit.args))
+
+    pre: list[int] = []
+    neg: list[int] = []
+    for lit in schema.precondition:
+        if lit.predicate == "=":
+            a, b = (binding.get(x, x) for x in lit.args)
+            if (a == b) != lit.positive:
+                return None
+        elif lit.predicate not in fluent:
+            if (fact(lit) in static) != lit.positive:
+                return None
+        else:
+            f = fid(fact(lit))
+            if lit.positive:
+                if f is None:
+                    return None
+                pre.append(f)
+            elif f is not None:
+                neg.append(f)
+    add: list[int] = []
+    delete: list[int] = []
+    if effects_inline:
+        effects = list(schema.effects)
+        effects += [ce.literal for ce in schema.conditional_effects if _static_holds(ce, binding, static)]
+        for lit in effects:
+            f = fid(fact(lit))
+            if f is not None:
+                (add if lit.positive else delete).append(f)
+    return pre, neg, add, delete, action_cost(schema, binding, problem, has_costs)
+
+
 def _cost_lines(schema: ActionSchema, atom: Callable, indent: str) -> list[str]:
     """Generated lines that set `cost` to the schema's cost for the bindings in scope (`values` reads a function's
     value; a missing one returns `cost_error(args)`, the general path's error)."""
@@ -149,43 +202,10 @@ class ActionTemplate:
         return self._make
 
     def make_interpreted(self, args: tuple[str, ...]):
-        """What `make(args)` returns, computed from the schema without generated code: cheaper than compiling for
-        a schema with few bindings (grounded PSR tasks have one schema per action)."""
-        schema, namespace = self.schema, self._namespace
-        static, fluent, fid = namespace["static"], namespace["fluent"], namespace["fid"]
-        binding = dict(zip((p.name for p in schema.parameters), args))
-
-        def fact(lit) -> tuple:
-            return (lit.predicate, *(binding.get(a, a) for a in lit.args))
-
-        pre: list[int] = []
-        neg: list[int] = []
-        for lit in schema.precondition:
-            if lit.predicate == "=":
-                a, b = (binding.get(x, x) for x in lit.args)
-                if (a == b) != lit.positive:
-                    return None
-            elif lit.predicate not in fluent:
-                if (fact(lit) in static) != lit.positive:
-                    return None
-            else:
-                f = fid(fact(lit))
-                if lit.positive:
-                    if f is None:
-                        return None
-                    pre.append(f)
-                elif f is not None:
-                    neg.append(f)
-        add: list[int] = []
-        delete: list[int] = []
-        if self.effects_inline:
-            effects = [e for e in schema.effects]
-            effects += [ce.literal for ce in schema.conditional_effects if _static_holds(ce, binding, static)]
-            for lit in effects:
-                f = fid(fact(lit))
-                if f is not None:
-                    (add if lit.positive else delete).append(f)
-        return pre, neg, add, delete, action_cost(schema, binding, self._problem, self._has_costs)
+        """What `make(args)` returns, computed from the schema without generated code (`literal_parts`)."""
+        namespace = self._namespace
+        return literal_parts(self.schema, args, namespace["fluent"], namespace["static"], namespace["fid"],
+                             self._problem, self._has_costs, self.effects_inline)
 
     def build_all(self, bindings, conditions: Callable, action_class: type) -> list:
         """For a `bulk` schema (STRIPS, or conditional effects that static facts decide): the possible ground
