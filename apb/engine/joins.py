@@ -175,6 +175,9 @@ class _SchemaGrounder:
             return tuple((pred, *[a[i] if i is not None else c for i, c in spec]) for pred, spec in specs)
 
         self.adds: Callable[[tuple], tuple] = adds
+        if not self.params:  # a schema without parameters adds the same facts every time
+            constant = tuple((eff.predicate, *eff.args) for eff in schema.add_effects)
+            self.adds = lambda a: constant
         # The `when`s without forall variables whose condition is a literal conjunction, as one generated function
         # `when_adds(args, reached, pending)`: the facts of those whose condition may hold, and the positions (in
         # `simple_whens`: (condition, literals)) of those waiting for a fluent fact appended to `pending`; the
