@@ -36,6 +36,28 @@ def check_every_successor(task: Task, state) -> int:
     return checked
 
 
+@pytest.fixture(autouse=True)
+def computed_updates(monkeypatch):
+    """Every update computed from the parent (no answers remembered from earlier visits), so that the tests below
+    check the incremental algorithm on every step."""
+    monkeypatch.setattr(axioms, "KNOWN_LIMIT", 0)
+
+
+def test_remembered_updates_equal_full_evaluation_and_stay_bounded(monkeypatch):
+    monkeypatch.setattr(axioms, "KNOWN_LIMIT", 8)
+    task = load_task(ADL / "reach-domain.pddl", ADL / "reach-p01.pddl")
+    rng = random.Random(1)
+    state, sizes, revisits, seen = task.initial_state, [], 0, set()
+    for _ in range(300):
+        options = task.applicable(state)
+        state = task.apply(state, rng.choice(options)) if options else task.initial_state
+        assert state.bits == scratch(task, state.bits)
+        revisits += state in seen
+        seen.add(state)
+        sizes.append(len(task.axioms._known))
+    assert max(sizes) <= 8 and revisits > 100
+
+
 @pytest.mark.parametrize(("name", "incremental"), [("reach", True), ("grid", False)])
 def test_updates_equal_full_evaluation_on_the_whole_state_space(name, incremental):
     task = load_task(ADL / f"{name}-domain.pddl", ADL / f"{name}-p01.pddl")
@@ -149,3 +171,27 @@ def test_grounding_with_early_quantifier_tests_reaches_what_enumeration_reaches(
     assert fast.reachable_facts == slow.reachable_facts
     assert [(s.name, a) for s, a in fast.bindings] == [(s.name, a) for s, a in slow.bindings]
     assert [(x.predicate, a) for x, a in fast.axiom_bindings] == [(x.predicate, a) for x, a in slow.axiom_bindings]
+
+
+@pytest.mark.parametrize("folder", ["psr-middle", "psr-large", "philosophers", "optical-telegraphs"])
+def test_rule_built_axioms_agree_with_the_written_bodies_on_reachable_states(folder):
+    """Axioms that joined as rules get their ground bodies from grounding's rule instances (a disjunction of
+    literal conjunctions); on every state of a walk each derived fact's rule-built definition holds exactly when a
+    body as the domain writes it does, and explanations still see the written bodies."""
+    domain_file, problem_file = first_ipc_problem(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        task = load_task(domain_file, problem_file)
+    built = task.axioms.rules_of
+    assert built and task._axiom_sources
+    rng = random.Random(11)
+    state, compared = task.initial_state, 0
+    for _ in range(60):
+        for fid in set(built) | set(task._axiom_sources):
+            written = task.axioms.bodies(fid)
+            assert any(b.holds(state.bits) for b in built.get(fid, ())) == any(b.holds(state.bits) for b in written)
+            compared += 1
+        options = task.applicable(state)
+        state = task.apply(state, rng.choice(options)) if options else task.initial_state
+    assert compared > 100
+    assert all(task.axioms.bodies(fid) is not built[fid] for fid in built)  # explanations: the written ones

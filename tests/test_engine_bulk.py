@@ -80,6 +80,30 @@ def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
         state = task.successor(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
 
 
+@pytest.mark.parametrize("folder", ["elevators-sat08-strips", "caldera-opt18-adl", "psr-small", "assembly",
+                                    "woodworking-opt08-strips", "miconic-fulladl"])
+def test_interpreted_templates_equal_the_compiled_ones(folder, monkeypatch):
+    """A schema with few bindings uses `make_interpreted` (no compile): the same literal parts as `make` for
+    every binding, and the same task either way."""
+    from apb.engine.templates import ActionTemplate, effects_decided
+
+    monkeypatch.setattr(task_module, "BULK_MIN", 10**9)  # every schema through make / make_interpreted
+    monkeypatch.setattr(task_module, "COMPILE_MIN", 10**9)  # every schema interpreted
+    interpreted = load(folder)
+    monkeypatch.setattr(task_module, "COMPILE_MIN", 0)  # every schema compiled
+    compiled = load(folder)
+    assert [fields(a) for a in interpreted.actions] == [fields(a) for a in compiled.actions]
+    task = compiled
+    checked = 0
+    for schema, args in ground(task.domain, task.problem).bindings:
+        template = ActionTemplate(schema, task._fluent_preds, task._static, task._fact_ids.get, task.problem,
+                                  task.has_costs)
+        assert template.make_interpreted(args) == template.make(args), (schema.name, args)
+        assert effects_decided(schema, task._fluent_preds) == template.effects_inline
+        checked += 1
+    assert checked >= 4
+
+
 @pytest.mark.parametrize("folder", ["caldera-opt18-adl", "folding-opt23-adl", "assembly", "airport-adl",
                                     "childsnack-sat14-strips", "optical-telegraphs"])
 def test_compiled_joins_equal_the_interpreted_plans(folder, monkeypatch):
@@ -174,3 +198,20 @@ def test_actions_compiled_on_demand_equal_their_formulas(folder, monkeypatch):
         ids = task.applicable_ids(bits)
         state = task.successor(state, task.actions[rng.choice(ids)]) if ids else task.initial_state
     assert compared
+
+
+def test_add_effects_are_interpreted_then_compiled_once(monkeypatch):
+    """A schema's add-effect facts: the interpreted answers equal the generated lambda's, which is made once (also
+    for callers that kept the interpreted function, as the semi-naive loop does)."""
+    domain, _, _, index, make = grounders_over_reached("caldera-opt18-adl")
+    schema = next(s for s in domain.actions if s.add_effects)
+    grounder = make(schema)
+    bindings = grounder.join(index) or [tuple(f"o{i}" for i in range(len(grounder.params)))]
+    kept = grounder.adds
+    evals = []
+    real_eval = eval
+    monkeypatch.setattr(joins_module, "eval", lambda source: evals.append(source) or real_eval(source),
+                        raising=False)
+    interpreted = [kept(args) for args in bindings * (joins_module.ADDS_COMPILE // len(bindings) + 2)]
+    assert len(evals) == 1 and grounder.adds is not kept
+    assert [grounder.adds(args) for args in bindings] == interpreted[:len(bindings)] == [kept(a) for a in bindings]

@@ -32,6 +32,9 @@ def add_bench_parser(sub) -> None:
                    help="pddlgym (default): every AutoPlanBench dataset vs PDDLGym; pymimir: 19 IPC domains "
                    "(smallest problem each) vs pymimir's grounded mode, steps/s and grounding time side by side")
     b.add_argument("--domains", help="with --peer pymimir: comma-separated IPC domain folders (default: all 19)")
+    b.add_argument("--repeat", type=int, default=1,
+                   help="with --peer pymimir: run the walks this many times and report each domain's lowest ratio "
+                   "(default 1)")
     b.add_argument("--no-peer", action="store_true", help="skip the PDDLGym comparison")
     b.add_argument("--peer-python", help="python executable that has pddlgym installed (default: this one)")
     b.add_argument("--json", action="store_true")
@@ -55,8 +58,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             raise ApbError("--peer pymimir runs in this interpreter and is the comparison itself: "
                            "drop --no-peer / --peer-python")
         report = run_mimir_bench(ipc=args.ipc, seconds=args.seconds, domains=comma_list(args.domains),
-                                 progress=None if args.json else err)
+                                 progress=None if args.json else err, repeat=args.repeat)
         return show_report(report, print_mimir_report, args.json)
+    if args.repeat != 1:
+        raise ApbError("--repeat repeats the walks of --peer pymimir; the PDDLGym comparison runs once")
     if args.domains:
         raise ApbError("--domains selects IPC domains for --peer pymimir; the PDDLGym comparison runs every "
                        "reference dataset")

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
 
 from apb import __version__
 from apb.engine.errors import ApbError
@@ -142,19 +143,21 @@ class _Stepper:
     """One env or vector env under measurement, stepped in slices (so the runs of one comparison interleave and a
     change in the machine's load hits them alike) with admissible random actions."""
 
-    def __init__(self, domain: str, mode: str | None, num_envs: int, seed: int, lean: bool, obs: str) -> None:
+    def __init__(self, domain: str, mode: str | None, num_envs: int, seed: int, lean: bool, obs: str,
+                 actions: str = "text") -> None:
         self.rng = random.Random(seed)
-        self.mode = mode
+        self.draw = np.random.default_rng(seed)
+        self.mode, self.index = mode, actions == "index"
+        kwargs = {"max_episode_steps": 24, "obs_mode": obs, "action_mode": actions}
         if mode is None:
-            num_envs, env = 1, gym.make(env_id(domain), max_episode_steps=24, obs_mode=obs)
+            num_envs, env = 1, gym.make(env_id(domain), **kwargs)
         elif mode == "native":
-            env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode="vector_entry_point",
-                               max_episode_steps=24, obs_mode=obs)
+            env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
         else:
             # graphs have no fixed size, so AsyncVectorEnv cannot put them in shared memory
             shared = {"vector_kwargs": {"shared_memory": False}} if mode == "async" and obs == "graph" else {}
-            env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode, max_episode_steps=24,
-                               wrappers=[SelectInfo] if lean else None, obs_mode=obs, **shared)
+            env = gym.make_vec(env_id(domain), num_envs=num_envs, vectorization_mode=mode,
+                               wrappers=[SelectInfo] if lean else None, **kwargs, **shared)
         self.env, self.num_envs = env, num_envs
         for problem in gym.make(env_id(domain)).unwrapped.problem_ids:  # load every problem before timing
             env.reset(options={"problem": problem})
@@ -166,7 +169,11 @@ class _Stepper:
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             for _ in range(16):
-                if self.mode is None:
+                if self.index:  # an applicable action index drawn from the (batched) mask
+                    _, _, terminated, truncated, info = env.step(self._drawn(info["action_mask"]))
+                    if self.mode is None and (terminated or truncated):
+                        _, info = env.reset()
+                elif self.mode is None:
                     _, _, terminated, truncated, info = env.step(rng.choice(info["admissible_actions"]))
                     if terminated or truncated:
                         _, info = env.reset()
@@ -176,19 +183,29 @@ class _Stepper:
         self.seconds += time.perf_counter() - start
         self.info = info
 
+    def _drawn(self, mask: np.ndarray) -> Any:
+        """A random applicable action per env from the mask (one int for a single env, an array for a vector)."""
+        if self.mode is None:
+            applicable = np.flatnonzero(mask)
+            return int(applicable[self.rng.randrange(len(applicable))]) if len(applicable) else 0
+        scores = self.draw.random(mask.shape)
+        scores[mask == 0] = -1.0
+        return scores.argmax(axis=1)
+
     def result(self) -> dict[str, float]:
         return {"envs": self.num_envs, "steps": self.steps, "seconds": self.seconds,
                 "steps_per_s": self.steps / self.seconds}
 
 
 def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0,
-                      lean: bool = False, obs: str = "text") -> dict[str, float]:
+                      lean: bool = False, obs: str = "text", actions: str = "text") -> dict[str, float]:
     """Env steps per second (summed over the envs) with admissible random actions: `mode` None is one env from
     `gymnasium.make`, "native" apb's own vector env (`gymnasium.make_vec`'s default, lean batched infos), else
     `gymnasium.make_vec` in that Gymnasium mode ('sync' or 'async') with `num_envs` envs (`lean`: with
-    SelectInfo's default keys). `obs` is the obs_mode. Every problem is loaded before the clock starts (first
-    loads are `reset_latency`'s job)."""
-    stepper = _Stepper(domain, mode, num_envs, seed, lean, obs)
+    SelectInfo's default keys). `obs` is the obs_mode; `actions` the action_mode: "text" sends admissible action
+    strings, "index" applicable indices drawn from the (batched) action mask. Every problem is loaded before the
+    clock starts (first loads are `reset_latency`'s job)."""
+    stepper = _Stepper(domain, mode, num_envs, seed, lean, obs, actions)
     try:
         stepper.run(seconds)
     finally:
@@ -198,11 +215,12 @@ def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: flo
 
 def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num_envs: int = 2,
                      obs_modes: list[str] | None = None, modes: list[str] | None = None,
-                     rounds: int = 5) -> dict[str, Any]:
+                     rounds: int = 5, actions: str = "text") -> dict[str, Any]:
     """Per domain (default: blocksworld, logistics) and observation mode (default: text, facts, graph): a single
     env, apb's native vector env, Gymnasium's SyncVectorEnv and AsyncVectorEnv with full infos and with
     SelectInfo's lean ones (`modes` picks some of VECTOR_MODES). The runs of one domain and observation mode
-    alternate in `rounds` slices of `seconds / rounds` each; `vs_single` is steps/s over the single env's."""
+    alternate in `rounds` slices of `seconds / rounds` each; `vs_single` is steps/s over the single env's.
+    `actions="index"` steps every run with index actions drawn from the action mask (see `vector_throughput`)."""
     register_envs()
     rows = []
     modes = modes or list(VECTOR_MODES)
@@ -213,7 +231,7 @@ def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num
             try:
                 for name in names:
                     mode = None if name == "single" else name.split(" + ")[0]
-                    steppers[name] = _Stepper(domain, mode, num_envs, 0, "SelectInfo" in name, obs)
+                    steppers[name] = _Stepper(domain, mode, num_envs, 0, "SelectInfo" in name, obs, actions)
                 for _ in range(rounds):
                     for stepper in steppers.values():
                         stepper.run(seconds / rounds)
@@ -226,9 +244,11 @@ def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num
                     row = _rounded(steppers[name].result())
                     rows.append({"domain": domain, "mode": name, "obs": obs, **row,
                                  "vs_single": round(row["steps_per_s"] / single, 3)})
+                    if name == "native":  # batched or the per-env loop (apb.envs.vector)
+                        rows[-1]["stepping"] = steppers[name].env.unwrapped.stepping
     return {"apb_version": __version__, "python": platform.python_version(), "machine": platform.machine(),
-            "cpus": os.cpu_count(), "seconds_per_run": seconds, "rounds": rounds, "num_envs": num_envs,
-            "rows": rows}
+            "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 1), "seconds_per_run": seconds,
+            "rounds": rounds, "num_envs": num_envs, "actions": actions, "rows": rows}
 
 
 def print_vector_report(report: dict[str, Any], console) -> None:
@@ -236,9 +256,11 @@ def print_vector_report(report: dict[str, Any], console) -> None:
 
     table = Table(title=f"apb {report['apb_version']} vector envs (Python {report['python']}, {report['cpus']} CPUs)",
                   caption=f"env steps/s summed over the envs; {report['seconds_per_run']} s per run in "
-                          f"{report['rounds']} interleaved slices, admissible "
-                          "random actions, 24-step episodes, every problem loaded first; vs single: the single env "
-                          "with the same observations")
+                          f"{report['rounds']} interleaved slices, load {report.get('load', '?')}, random "
+                          + ("applicable action indices from the action mask" if report.get("actions") == "index"
+                             else "admissible action strings")
+                          + ", 24-step episodes, every problem loaded first; vs single: the single env with the "
+                          "same observations")
     for column in ("domain", "obs", "mode", "envs", "steps/s", "vs single"):
         table.add_column(column, justify="left" if column in ("domain", "mode", "obs") else "right", no_wrap=True)
     for r in report["rows"]:
@@ -260,6 +282,9 @@ def add_bench_env_parser(bench_subparsers) -> None:
     p.add_argument("--obs", help="with --vector: comma-separated observation modes (default: text,facts,graph)")
     p.add_argument("--modes", help="with --vector: comma-separated runs of " + ", ".join(VECTOR_MODES)
                                    + " (default: all; single is always measured for vs_single)")
+    p.add_argument("--actions", choices=("text", "index"), default="text",
+                   help="with --vector: admissible action strings (default) or action indices drawn from the "
+                        "batched action mask (action_mode='index')")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_bench_env)
 
@@ -280,6 +305,6 @@ def cmd_bench_env(args) -> int:
         raise ApbError(f"--modes {','.join(bad)}: the runs are {', '.join(VECTOR_MODES)}")
     if args.vector:
         report = run_vector_bench(comma_list(args.domains), seconds=args.seconds, num_envs=args.num_envs,
-                                  obs_modes=obs_modes, modes=modes)
+                                  obs_modes=obs_modes, modes=modes, actions=args.actions)
         return show_report(report, print_vector_report, args.json)
     return show_report(run_env_bench(comma_list(args.domains), seconds=args.seconds), print_env_report, args.json)

@@ -21,7 +21,7 @@ from __future__ import annotations
 __all__ = ["DENSE_MAX_WORDS", "PROBE_LIMIT", "PROBE_STEPS", "SCAN_LIMIT", "DenseScan", "LinearScan", "Probe",
            "choose"]
 
-SCAN_LIMIT = 16  # up to this many actions the linear scan, without a probe
+SCAN_LIMIT = 32  # up to this many actions the linear scan, without a probe
 PROBE_STEPS = 64  # states the probe measures
 REPROBE = 4  # it measures again after this many times the calls answered so far
 PROBE_LIMIT = 256  # above this many actions, when the dense matrices would be too large, the tree without a probe

@@ -17,6 +17,11 @@ from apb.engine.model import Domain
 
 # The most disjuncts a ground axiom body may have in disjunctive normal form for incremental updates.
 DNF_LIMIT = 512
+# States whose derived facts `update` keeps (by their basic facts), like a planner's state registry: a walk or a
+# search reaches most states many times (half the steps of 100-step random walks in psr-middle). Cleared when full.
+KNOWN_LIMIT = 65_536
+# `closure` compiles the axiom bodies to Python functions on its call number COMPILE_CLOSURES (interpreted before).
+COMPILE_CLOSURES = 3
 
 
 def stratify(domain: Domain) -> dict[str, int]:
@@ -54,17 +59,29 @@ class AxiomEvaluator:
     (within a stratum derived facts occur only positively, so no other body can change its value).
     """
 
-    def __init__(self, strata: list[list[tuple[int, object]]], derived_mask: int) -> None:
+    def __init__(self, strata: list[list[tuple[int, object]]], derived_mask: int, written=None) -> None:
+        """`written(fid)`, when given, returns the bodies as the domain writes them for `bodies` (explanations),
+        where `strata` holds an equivalent form (a task's rule-built disjunctions)."""
         self.strata = [s for s in strata if s]  # each: [(head fact id, ground body formula)]
         self.derived_mask = derived_mask
+        self._written = written
+        self._written_bodies: dict[int, list] = {}
         self.rules_of: dict[int, list] = {}
         for layer in self.strata:
             for head, body in layer:
                 self.rules_of.setdefault(head, []).append(body)
-        functions = self._compile()
-        # Per stratum: its rules (head, head bit, body test) and, per derived fact of the stratum, the rules whose
-        # bodies mention it.
-        self._layers: list[tuple[list, dict[int, list]]] = []
+        self._known: dict[int, int] = {}  # basic facts -> the closed bits, for states `update` has seen
+        self.known_limit = KNOWN_LIMIT  # 0: no memory (every update computed)
+        # The body tests are the ground formulas' own `holds` until `closure` has run COMPILE_CLOSURES times (a
+        # task whose updates are incremental needs it for its initial state only), then compiled functions.
+        self._closures = 0
+        self._layers = self._make_layers(None)
+        self._setup_updates()
+
+    def _make_layers(self, functions: list | None) -> list[tuple[list, dict[int, list]]]:
+        """Per stratum: its rules (head, head bit, body test) and, per derived fact of the stratum, the rules whose
+        bodies mention it."""
+        layers = []
         k = 0
         for layer in self.strata:
             rules = []
@@ -80,8 +97,8 @@ class AxiomEvaluator:
                     low = mentioned & -mentioned
                     dependents.setdefault(low.bit_length() - 1, []).append(rule)
                     mentioned ^= low
-            self._layers.append((rules, dependents))
-        self._setup_updates()
+            layers.append((rules, dependents))
+        return layers
 
     def _setup_updates(self) -> None:
         """Indexes for `update`. The ground bodies are rewritten as rules `head <- pos, not neg` (their disjunctive
@@ -109,13 +126,25 @@ class AxiomEvaluator:
 
     def update(self, parent: int, bits: int) -> int:
         """`closure(bits)` for a successor of the state whose closed bits are `parent` (`bits`: the parent's after
-        the action's effects). Where `incremental`, only what the changed facts reach is re-evaluated (delete and
-        re-derive): a derived fact is deleted when a rule that held in the parent loses a fact it used (a
+        the action's effects): the known answer for a state seen before (the derived facts are a function of the
+        basic ones), else `_update`'s."""
+        basic = bits & ~self.derived_mask
+        known = self._known.get(basic)
+        if known is None:
+            known = self._update(parent, bits) if self.incremental else self.closure(bits)
+            if len(self._known) >= self.known_limit:
+                self._known.clear()
+                if not self.known_limit:
+                    return known
+            self._known[basic] = known
+        return known
+
+    def _update(self, parent: int, bits: int) -> int:
+        """`closure(bits)` computed from the parent's: only what the changed facts reach is re-evaluated (delete
+        and re-derive): a derived fact is deleted when a rule that held in the parent loses a fact it used (a
         positive fact that became false, a negated basic fact that became true), and so on from what was deleted;
         each deleted fact is kept if another of its rules still holds; then new derivations spread from the facts
         that became true (and the negated basic facts that became false)."""
-        if not self.incremental:
-            return self.closure(bits)
         derived = self.derived_mask
         changed = (parent ^ bits) & ~derived
         bits = (bits & ~derived) | (parent & derived)
@@ -178,6 +207,9 @@ class AxiomEvaluator:
 
     def closure(self, bits: int) -> int:
         """`bits` with the derived facts set exactly as the axioms define them from the basic facts."""
+        self._closures += 1
+        if self._closures == COMPILE_CLOSURES:
+            self._layers = self._make_layers(self._compile())
         bits &= ~self.derived_mask
         for rules, dependents in self._layers:
             queue = []
@@ -193,8 +225,14 @@ class AxiomEvaluator:
         return bits
 
     def bodies(self, fid: int) -> list:
-        """The ground bodies of the axioms whose head is fact `fid` (the definition, one level down)."""
-        return self.rules_of.get(fid, [])
+        """The ground bodies of the axioms whose head is fact `fid` (the definition, one level down), as the domain
+        writes them."""
+        if self._written is None:
+            return self.rules_of.get(fid, [])
+        known = self._written_bodies.get(fid)
+        if known is None:
+            known = self._written_bodies[fid] = self._written(fid)
+        return known
 
 
 def dnf(formula, limit: int) -> list[tuple[int, int]] | None:

@@ -170,6 +170,7 @@ class RelaxedFacts:
 
 
 _UNBOUND = object()
+_NONE: frozenset = frozenset()
 
 
 def _quantifier_plan(node: NNF, objects_of: Callable) -> tuple:
@@ -320,6 +321,9 @@ class FormulaGrounder:
         self.static_preds = static_preds
         self.static_facts = static_facts
         self.objects_of = objects_of
+        # (predicate, bound argument positions, target position) -> bound values -> the target's values, over the
+        # static facts: which objects a quantified variable may take for a static literal to hold (see _instances)
+        self._static_index: dict[tuple, dict[tuple, set]] = {}
 
     def literal(self, lit: Literal, binding: dict[str, str]):
         """A GFact, TRUE, or GFact(-1) for a literal that never holds."""
@@ -364,6 +368,9 @@ class FormulaGrounder:
         if kind == "or":
             instances = [binding] * len(node.parts)
             parts = node.parts
+        elif kind == "exists":
+            instances = self._instances(node, binding)
+            parts = [node.parts[0]] * len(instances)
         else:
             instances = list(bindings_of(node.parameters, self.objects_of, binding))
             parts = [node.parts[0]] * len(instances)
@@ -381,8 +388,78 @@ class FormulaGrounder:
         if all(child.const is False for child in children):
             if droppable:
                 return _DROPPED
+            if kind == "exists":  # every instance, to explain the failure
+                instances = list(bindings_of(node.parameters, self.objects_of, binding))
+                parts = [node.parts[0]] * len(instances)
             children = [self._ground(part, instance, False) for part, instance in zip(parts, instances)]
         return make(kind, tuple(children), node.origin, binding)
+
+    def _instances(self, node: NNF, binding: dict[str, str]) -> list[dict[str, str]]:
+        """The bindings of an existential's variables that may make its body hold: each variable only over the
+        objects that the static literals its body needs allow (psr's `(exists (?z - DEVICE) (and (closed ?z) (or
+        (and (con ?z side1 ?y ?sy) ...) ...)))` tries the few devices connected to ?y rather than all of them).
+        The objects left out make the body false, so grounding them would only drop them again."""
+        names = {p.name for p in node.parameters}
+        outer = {k: v for k, v in binding.items() if k not in names} if names & binding.keys() else binding
+        pools = []
+        for parameter in node.parameters:
+            pool = _sorted(self.objects_of(parameter.types))
+            allowed = self._candidates(node.parts[0], parameter.name, outer)
+            pools.append(pool if allowed is None else [o for o in pool if o in allowed])
+        out = []
+        names_list = [p.name for p in node.parameters]
+        for values in itertools.product(*pools):
+            extended = dict(binding)
+            extended.update(zip(names_list, values))
+            out.append(extended)
+        return out
+
+    def _candidates(self, node: NNF, var: str, binding: dict[str, str]) -> set | None:
+        """A set of objects outside which `var` makes `node` false (by a positive static literal it needs), or None
+        when nothing restricts it. Variables not in `binding` are unknown (they match anything)."""
+        kind = node.kind
+        if kind == "lit":
+            lit = node.literal
+            if not lit.positive or lit.predicate not in self.static_preds or var not in lit.args:
+                return None
+            target = lit.args.index(var)
+            positions, key = [], []
+            for i, arg in enumerate(lit.args):
+                if i == target:
+                    continue
+                value = binding.get(arg, arg) if arg != var else None
+                if value is None or value.startswith("?"):
+                    continue  # the variable again, or one bound further in
+                positions.append(i)
+                key.append(value)
+            return self._static_values(lit.predicate, tuple(positions), target).get(tuple(key), _NONE)
+        if kind in ("and", "or"):
+            found = None
+            for part in node.parts:
+                allowed = self._candidates(part, var, binding)
+                if kind == "or":
+                    if allowed is None:
+                        return None
+                    found = allowed if found is None else found | allowed
+                elif allowed is not None:
+                    found = allowed if found is None else found & allowed
+            return found
+        if kind == "exists" and var not in {p.name for p in node.parameters}:
+            if {p.name for p in node.parameters} & binding.keys():  # a shadowed variable: leave it unknown
+                return None
+            return self._candidates(node.parts[0], var, binding)
+        return None
+
+    def _static_values(self, predicate: str, positions: tuple, target: int) -> dict[tuple, set]:
+        key = (predicate, positions, target)
+        index = self._static_index.get(key)
+        if index is None:
+            index = self._static_index[key] = {}
+            for fact in self.static_facts:
+                if fact[0] == predicate:
+                    args = fact[1:]
+                    index.setdefault(tuple(args[i] for i in positions), set()).add(args[target])
+        return index
 
 
 def make(kind: str, children: tuple, origin=None, binding: dict | None = None):

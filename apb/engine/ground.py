@@ -17,6 +17,7 @@ loops. No cyclic garbage collection runs meanwhile (`paused_gc`). `progress` hea
 from __future__ import annotations
 
 import gc
+import itertools
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from apb.engine.formulas import NNF, RelaxedFacts, bindings_of, to_nnf
 from apb.engine.joins import _FactIndex, _SchemaGrounder
-from apb.engine.model import ActionSchema, And, Axiom, Domain, Literal, Problem
+from apb.engine.model import ActionSchema, And, Axiom, Domain, Literal, Parameter, Problem
 from apb.engine.reader import split_conjuncts
 
 Fact = tuple  # (predicate, arg, ...)
@@ -46,6 +47,9 @@ class GroundingResult:
     bindings: list[tuple[ActionSchema, tuple[str, ...]]]
     axiom_bindings: list[tuple[Axiom, tuple[str, ...]]] = field(default_factory=list)
     objects_of: object = None
+    # For each axiom whose body joined as rules (all but those with a universal quantifier or too many disjuncts):
+    # (axiom, rule, binding of the rule's parameters) of every rule instance whose positive literals were reached.
+    axiom_rules: dict[int, list[tuple[ActionSchema, tuple[str, ...]]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,59 @@ def _dnf(node: NNF) -> list[tuple[Literal, ...]] | None:
     return result if len(result) <= MAX_SPLIT else None
 
 
+AXIOM_SPLIT = 64
+
+
+def _axiom_variants(axiom: Axiom) -> list[ActionSchema]:
+    """An axiom as rules for the join: one per disjunct of its body's normal form, with the variables of its
+    existential quantifiers as extra parameters after the axiom's own (Fast Downward's translator normalizes axioms
+    the same way), so that a round joins the facts it reached instead of testing every waiting instance's whole
+    body again (psr-middle: ~10,000 relaxed evaluations of quantified bodies). A body with a universal quantifier
+    or more than AXIOM_SPLIT disjuncts stays one schema whose body is tested per instance."""
+    schema = _axiom_schema(axiom)
+    if not schema.complex_precondition:
+        return [schema]
+    disjuncts = _lifted_dnf(to_nnf(And(schema.complex_precondition)), {}, itertools.count())
+    if disjuncts is None:
+        return [schema]
+    variants = []
+    for literals, extra in disjuncts:
+        used = {a for lit in literals for a in lit.args}
+        variants.append(replace(schema, parameters=(*schema.parameters, *(p for p in extra if p.name in used)),
+                                precondition=(*schema.precondition, *literals), complex_precondition=()))
+    return variants
+
+
+def _lifted_dnf(node: NNF, rename: dict[str, str], counter) -> list[tuple[tuple, tuple]] | None:
+    """(literals, existential parameters) per disjunct of an NNF formula, each quantified variable renamed apart
+    (`?z~3`); None with a universal quantifier or more than AXIOM_SPLIT disjuncts."""
+    kind = node.kind
+    if kind == "lit":
+        lit = node.literal
+        if rename:
+            lit = Literal(lit.predicate, tuple(rename.get(a, a) for a in lit.args), lit.positive)
+        return [((lit,), ())]
+    if kind == "exists":
+        fresh = {p.name: f"{p.name}~{next(counter)}" for p in node.parameters}
+        params = tuple(Parameter(fresh[p.name], p.types) for p in node.parameters)
+        inner = _lifted_dnf(node.parts[0], {**rename, **fresh}, counter)
+        return None if inner is None else [(lits, (*params, *extra)) for lits, extra in inner]
+    if kind not in ("and", "or"):
+        return None
+    parts = [_lifted_dnf(p, rename, counter) for p in node.parts]
+    if any(p is None for p in parts):
+        return None
+    if kind == "or":
+        result = [conj for p in parts for conj in p]
+    else:
+        result = [((), ())]
+        for p in parts:
+            result = [(a + b, x + y) for a, x in result for b, y in p]
+            if len(result) > AXIOM_SPLIT:
+                return None
+    return result if len(result) <= AXIOM_SPLIT else None
+
+
 def fluent_predicates(domain: Domain) -> frozenset[str]:
     """Predicates some action may change (also conditionally) or some axiom derives."""
     preds = {e.predicate for a in domain.actions for e in a.effects}
@@ -169,10 +226,11 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
     reached = index.facts
     relaxed = RelaxedFacts(static_preds, static_facts, reached, objects_of)
     schemas = [*domain.actions, *(_axiom_schema(axiom) for axiom in domain.axioms)]
+    variants = [*(_variants(schema) for schema in domain.actions), *(_axiom_variants(a) for a in domain.axioms)]
     owners: list[int] = []  # the schema each grounder enumerates (a schema may be split by disjunction)
     grounders: list[_SchemaGrounder] = []
-    for i, schema in enumerate(schemas):
-        for variant in _variants(schema):
+    for i, found in enumerate(variants):
+        for variant in found:
             owners.append(i)
             grounders.append(_SchemaGrounder(variant, domain, objects_of, static_preds, static_facts))
     n_actions = len(domain.actions)
@@ -299,11 +357,19 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
         rounds += 1
     per_schema: list[dict] = [{} for _ in schemas]
     for k, owner in enumerate(owners):
-        per_schema[owner].update(dict.fromkeys(results[k]))
+        arity = len(schemas[owner].parameters)  # an axiom rule's existential variables come after its own
+        per_schema[owner].update(dict.fromkeys(results[k] if len(grounders[k].params) == arity
+                                               else (args[:arity] for args in results[k])))
     bindings = [(schema, args) for schema, found in zip(domain.actions, per_schema) for args in found]
+    axiom_rules: dict[int, list] = {}
+    tested = {owner for k, owner in enumerate(owners) if owner >= n_actions and grounders[k].complex}
+    for k, owner in enumerate(owners):
+        if owner >= n_actions and owner not in tested:
+            axiom_rules.setdefault(owner - n_actions, []).extend((grounders[k].schema, args) for args in results[k])
     axiom_bindings = [(axiom, args) for axiom, found in zip(domain.axioms, per_schema[n_actions:])
                       for args in found]
     if progress is not None:
         progress(GroundingProgress(rounds, len(reached), len(bindings) + len(axiom_bindings),
                                    time.perf_counter() - started, done=True))
-    return GroundingResult(objects, static_facts, fluent_preds, reached, bindings, axiom_bindings, objects_of)
+    return GroundingResult(objects, static_facts, fluent_preds, reached, bindings, axiom_bindings, objects_of,
+                           axiom_rules)

@@ -50,7 +50,9 @@ class _FactIndex:
 
 # A join plan runs interpreted until its runs times its steps pass this (compiling costs more than a few runs on
 # small tasks; a long plan run often pays it back soonest).
-COMPILE_AFTER = 64
+COMPILE_AFTER = 4096
+# A schema's add-effect facts come from a generated lambda after this many interpreted calls.
+ADDS_COMPILE = 64
 
 
 def _literals(node: NNF | None) -> list | None:
@@ -117,6 +119,9 @@ class _SchemaGrounder:
         self.positives = [lit for lit in schema.precondition if lit.positive and lit.predicate != "="]
         self.static_preds = static_preds
         self.static_facts = static_facts
+        # per positive literal, what the join order weighs (made with the first plan): its variables, its arity,
+        # 0 when static else 1
+        self._shapes: list[tuple[frozenset, int, int]] | None = None
         self.filters = [lit for lit in schema.precondition
                         if lit.predicate == "=" or (not lit.positive and lit.predicate in static_preds)]
         self._plans: dict[int | None, tuple] = {}
@@ -147,9 +152,32 @@ class _SchemaGrounder:
         def term(arg: str) -> str:
             return terms.get(arg, repr(arg))
 
-        facts = ["(" + ", ".join([repr(eff.predicate), *(term(x) for x in eff.args)]) + ",)"
+        def adds_source() -> str:
+            facts = ["(" + ", ".join([repr(eff.predicate), *(term(x) for x in eff.args)]) + ",)"
+                     for eff in schema.add_effects]
+            return f"lambda a: ({', '.join(facts)}{',' if facts else ''})"
+
+        slot = self.slot
+        specs = [(eff.predicate, tuple((slot[x], None) if x in slot else (None, x) for x in eff.args))
                  for eff in schema.add_effects]
-        self.adds: Callable[[tuple], tuple] = eval(f"lambda a: ({', '.join(facts)}{',' if facts else ''})")  # reprs
+        self._adds_calls = 0
+        compiled: list[Callable] = []
+
+        def adds(a: tuple) -> tuple:
+            """The facts interpreted from `specs` until ADDS_COMPILE calls, then the generated lambda's (callers
+            holding on to this function get the lambda's answer too)."""
+            if compiled:
+                return compiled[0](a)
+            self._adds_calls += 1
+            if self._adds_calls >= ADDS_COMPILE:
+                compiled.append(eval(adds_source()))  # reprs of the schema's names
+                self.adds = compiled[0]
+            return tuple((pred, *[a[i] if i is not None else c for i, c in spec]) for pred, spec in specs)
+
+        self.adds: Callable[[tuple], tuple] = adds
+        if not self.params:  # a schema without parameters adds the same facts every time
+            constant = tuple((eff.predicate, *eff.args) for eff in schema.add_effects)
+            self.adds = lambda a: constant
         # The `when`s without forall variables whose condition is a literal conjunction, as one generated function
         # `when_adds(args, reached, pending)`: the facts of those whose condition may hold, and the positions (in
         # `simple_whens`: (condition, literals)) of those waiting for a fluent fact appended to `pending`; the
@@ -169,7 +197,7 @@ class _SchemaGrounder:
         return plan
 
     def _make_plan(self, first: int | None) -> tuple:
-        slot, static_preds = self.slot, self.static_preds
+        slot = self.slot
         bound: set[str] = set()
         steps: list[list] = []  # [kind, ...details, filters]
         remaining = list(range(len(self.positives)))
@@ -220,16 +248,31 @@ class _SchemaGrounder:
             remaining.remove(first)
             take_literal(first)
         take_equalities()
+        shapes = self._shapes
+        if shapes is None:
+            shapes = self._shapes = [(frozenset(a for a in lit.args if a.startswith("?")), len(lit.args),
+                                      0 if lit.predicate in self.static_preds else 1) for lit in self.positives]
+        # the unbound variables of each literal, counted down as variables get bound
+        unbound = [len(variables - bound) for variables, _, _ in shapes]
+        users: dict[str, list[int]] = {}
+        for i, (variables, _, _) in enumerate(shapes):
+            for name in variables:
+                users.setdefault(name, []).append(i)
+        known = set(bound)
+
+        def cost(i: int) -> tuple[int, int, int]:
+            _, arity, static = shapes[i]
+            return 0 if unbound[i] < arity else 1, unbound[i], static  # an argument known: no cross product
+
         while remaining:
-            def cost(i: int) -> tuple[int, int, int]:
-                lit = self.positives[i]
-                unbound = {a for a in lit.args if a.startswith("?") and a not in bound}
-                connected = len(unbound) < len(lit.args)  # an argument known: no cross product
-                return 0 if connected else 1, len(unbound), 0 if lit.predicate in static_preds else 1
             best = min(remaining, key=cost)
             remaining.remove(best)
             take_literal(best)
             take_equalities()
+            for name in bound - known:
+                for i in users.get(name, ()):
+                    unbound[i] -= 1
+            known.update(bound)
         # Each filter at the first step after which its variables are bound, else after the free variables.
         bound_at: dict[str, int] = {}
         for depth, step in enumerate(steps):
@@ -354,6 +397,9 @@ class _SchemaGrounder:
     def join(self, index: _FactIndex) -> list[tuple[str, ...]]:
         """Every binding (a tuple of objects, one per parameter) whose positive literals hold in `index`."""
         out: list[tuple[str, ...]] = []
+        if not self.params:  # a schema without parameters (grounded tasks): its literals are facts to look up
+            self._only_binding(None, (), index, out, None)
+            return out
         run = self._code(None)
         if run is not None:
             run(index.facts, index.matching, out, None, None)
@@ -368,6 +414,9 @@ class _SchemaGrounder:
         arguments of the facts the index got last, by predicate), a literal before `first` matches none of them:
         a binding with several fresh facts is then found once, from its first literal matching one."""
         fresh = fresh or {}
+        if not self.params:
+            self._only_binding(first, args, index, out, fresh)
+            return
         run = self._code(first)
         if run is not None:
             run(index.facts, index.matching, out, args, fresh)
@@ -432,6 +481,22 @@ class _SchemaGrounder:
                 out.append(tuple(vals))
             else:
                 self._step(plan, depth + 1, vals, index, out, None, fresh)
+
+    def _only_binding(self, first: int | None, given: tuple, index: _FactIndex, out: list, fresh) -> None:
+        """`join` / `join_from` for a schema without parameters, as its plan of membership tests would run: the
+        binding () when literal `first` is the fact `given`, every positive literal is reached, none before
+        `first` is fresh, and the filters hold."""
+        facts = index.facts
+        for i, lit in enumerate(self.positives):
+            if first is not None and i == first and tuple(given) != lit.args:
+                return
+            if (lit.predicate, *lit.args) not in facts:
+                return
+            if first is not None and i < first and fresh and lit.args in fresh.get(lit.predicate, ()):
+                return
+        if not self.filters or self._filters_hold(tuple((lit.predicate, lit.positive, lit.args)
+                                                        for lit in self.filters), []):
+            out.append(())
 
     def _complete(self, plan: tuple, vals: list, out: list) -> None:
         _, free, pools, filters = plan

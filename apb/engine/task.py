@@ -18,6 +18,7 @@ The grounded representation (for planners, heuristics and the NL layer):
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import operator
 import os
@@ -33,12 +34,12 @@ from apb.engine.compiled import compile_actions, interpreted_transition
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.errors import ActionError, NotApplicableError
 from apb.engine.explain import Explainer, Unmet
-from apb.engine.formulas import FormulaGrounder, to_nnf
+from apb.engine.formulas import FormulaGrounder, make, to_nnf
 from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, ground, paused_gc
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
-from apb.engine.templates import ActionTemplate
+from apb.engine.templates import ActionTemplate, effects_decided, literal_parts
 
 __all__ = ["Condition", "GroundAction", "State", "Task", "ValidationResult"]
 
@@ -47,6 +48,8 @@ _BY_TEXT = operator.attrgetter("_str")
 # From this many bindings of a STRIPS schema on, its actions are made by one generated loop (compiling it costs
 # more than it saves on fewer).
 BULK_MIN = 256
+# Below this many bindings a schema's template is interpreted (compiling its generated code costs more).
+COMPILE_MIN = 48
 
 _ACTION_TEXT = re.compile(r"^\s*\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)\s*$|^\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*$")
 
@@ -148,21 +151,59 @@ class Task:
         return frozenset(o for o, t in self.objects.items() if self.domain.is_subtype(t, types))
 
     def _ground_axioms(self, g: GroundingResult) -> AxiomEvaluator:
+        """The ground axioms by stratum. An axiom that joined as rules (apb.engine.ground: its body's normal form)
+        gets, per head, the disjunction of its rule instances' literal conjunctions, which grounding found already;
+        the others get their ground bodies. Explanations always see the ground bodies as written (`_axiom_bodies`,
+        made when first asked for)."""
         strata = stratify(self.domain)
         layers: list[list] = [[] for _ in range(max(strata.values(), default=0) + 1)]
-        bodies: dict[int, object] = {}
+        nnf: dict[int, object] = {}
+        sources: dict[int, list] = {}  # head fact id -> (axiom, head arguments)
+        literal = self._formulas.literal
+        for position, axiom in enumerate(self.domain.axioms):
+            rules = g.axiom_rules.get(position)
+            if rules is None:
+                continue
+            arity = len(axiom.parameters)
+            options: dict[int, list] = {}
+            for rule, args in rules:
+                fid = self._fact_ids.get((axiom.predicate, *args[:arity]))
+                if fid is None:
+                    continue
+                binding = dict(zip((p.name for p in rule.parameters), args))
+                conjunction = make("and", tuple(literal(lit, binding) for lit in rule.precondition))
+                if conjunction.const is not False:
+                    options.setdefault(fid, []).append(conjunction)
+            for fid, found in options.items():
+                body = make("or", tuple(found))
+                if body.const is not False:
+                    layers[strata[axiom.predicate]].append((fid, body))
         for axiom, args in g.axiom_bindings:
             fid = self._fact_ids.get((axiom.predicate, *args))
             if fid is None:
                 continue
+            sources.setdefault(fid, []).append((axiom, args))
+            if self.domain.axioms.index(axiom) in g.axiom_rules:
+                continue
             key = id(axiom)
-            if key not in bodies:
-                bodies[key] = to_nnf(axiom.body)
-            body = self._formulas.ground(bodies[key], dict(zip((p.name for p in axiom.parameters), args)),
+            if key not in nnf:
+                nnf[key] = to_nnf(axiom.body)
+            body = self._formulas.ground(nnf[key], dict(zip((p.name for p in axiom.parameters), args)),
                                          droppable=True)
             if body.const is not False:  # an axiom that can never fire is left out
                 layers[strata[axiom.predicate]].append((fid, body))
-        return AxiomEvaluator(layers, self.derived_mask)
+        self._axiom_sources = sources
+        return AxiomEvaluator(layers, self.derived_mask, self._axiom_bodies)
+
+    def _axiom_bodies(self, fid: int) -> list:
+        """The ground bodies, as written, of the axioms whose head is fact `fid` (for explanations)."""
+        bodies = []
+        for axiom, args in self._axiom_sources.get(fid, ()):
+            body = self._formulas.ground(to_nnf(axiom.body), dict(zip((p.name for p in axiom.parameters), args)),
+                                         droppable=True)
+            if body.const is not False:
+                bodies.append(body)
+        return bodies
 
     # ---- building ground actions -------------------------------------------------------------------------
     def _make_actions(self, bindings) -> list[GroundAction]:
@@ -172,32 +213,41 @@ class Task:
         fact_id = self._fact_ids.get
         actions: list[GroundAction] = []
         for schema, group in itertools.groupby(bindings, key=operator.itemgetter(0)):
+            found = [args for _, args in group]
+            if len(found) < COMPILE_MIN and id(schema) not in templates:  # no template: interpreted
+                inline = effects_decided(schema, self._fluent_preds)
+                make = functools.partial(literal_parts, schema, fluent=self._fluent_preds, static=self._static,
+                                         fid=fact_id, problem=self.problem, has_costs=self.has_costs,
+                                         effects_inline=inline)
+                actions += self._make_general(schema, make, inline, found)
+                continue
             template = templates.get(id(schema))
             if template is None:
                 template = templates[id(schema)] = ActionTemplate(schema, self._fluent_preds, self._static, fact_id,
                                                                   self.problem, self.has_costs)
-            found = [args for _, args in group]
             if template.bulk and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
                 actions += template.build_all(found, self._conditions_of, GroundAction)
             else:
-                actions += self._make_general(schema, template, found)
+                make = template.make if len(found) >= COMPILE_MIN else template.make_interpreted
+                actions += self._make_general(schema, make, template.effects_inline, found)
         return actions
 
-    def _make_general(self, schema: ActionSchema, template: ActionTemplate, bindings) -> list[GroundAction]:
-        """The possible ground actions of these bindings of a schema, one template call each."""
+    def _make_general(self, schema: ActionSchema, make: Callable, effects_inline: bool,
+                      bindings) -> list[GroundAction]:
+        """The possible ground actions of these bindings of a schema, one call of its template's `make` each."""
         actions = []
         for args in bindings:
-            made = template.make(args)
+            made = make(args)
             if made is None:  # a static, equality or unreachable precondition fails
                 continue
             pre, neg, add, delete, cost = made
             parts: tuple = ()
             effects: tuple = ()
-            if schema.complex_precondition or not template.effects_inline:
+            if schema.complex_precondition or not effects_inline:
                 binding = dict(zip((p.name for p in schema.parameters), args))
                 if schema.complex_precondition:
                     parts = self._complex_parts(schema, binding, pre, neg)
-                if not template.effects_inline:  # else the template gave the effects
+                if not effects_inline:  # else the template gave the effects
                     add, delete, effects = self._effects.ground(schema, binding)
             action = GroundAction(schema, args, tuple(dict.fromkeys(pre)), tuple(dict.fromkeys(neg)),
                                   tuple(dict.fromkeys(add)), tuple(dict.fromkeys(delete)), self._conditions_of,

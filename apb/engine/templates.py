@@ -39,6 +39,72 @@ def _static_test(ce: ConditionalEffect, fluent_preds: frozenset, term: Callable,
     return "(" + " and ".join(tests) + ")" if tests else "True"
 
 
+def _static_holds(ce: ConditionalEffect, binding: dict[str, str], static: frozenset) -> bool:
+    """`_static_test`'s verdict for a binding, without generated code (for an effect `_static_test` decides)."""
+    if ce.condition is None:
+        return True
+    literals = ce.condition.parts if isinstance(ce.condition, And) else (ce.condition,)
+    for lit in literals:
+        args = tuple(binding.get(a, a) for a in lit.args)
+        holds = args[0] == args[1] if lit.predicate == "=" else (lit.predicate, *args) in static
+        if holds != lit.positive:
+            return False
+    return True
+
+
+def effects_decided(schema: ActionSchema, fluent_preds: frozenset) -> bool:
+    """Whether every conditional effect of the schema is decided by static facts and equalities (no forall, a
+    literal conjunction): then `make` and `literal_parts` give the effects too (`ActionTemplate.effects_inline`)."""
+    for ce in schema.conditional_effects:
+        if ce.parameters:
+            return False
+        if ce.condition is None:
+            continue
+        literals = ce.condition.parts if isinstance(ce.condition, And) else (ce.condition,)
+        if any(not isinstance(lit, Literal) or lit.predicate in fluent_preds for lit in literals):
+            return False
+    return True
+
+
+def literal_parts(schema: ActionSchema, args: tuple[str, ...], fluent: frozenset, static: frozenset,
+                  fid: Callable, problem: Problem, has_costs: bool, effects_inline: bool):
+    """What a template's generated `make(args)` returns, computed from the schema without generated code:
+    cheaper than compiling for a schema with few bindings (grounded PSR tasks have one schema per action)."""
+    binding = dict(zip((p.name for p in schema.parameters), args))
+
+    def fact(lit) -> tuple:
+        return (lit.predicate, *(binding.get(a, a) for a in lit.args))
+
+    pre: list[int] = []
+    neg: list[int] = []
+    for lit in schema.precondition:
+        if lit.predicate == "=":
+            a, b = (binding.get(x, x) for x in lit.args)
+            if (a == b) != lit.positive:
+                return None
+        elif lit.predicate not in fluent:
+            if (fact(lit) in static) != lit.positive:
+                return None
+        else:
+            f = fid(fact(lit))
+            if lit.positive:
+                if f is None:
+                    return None
+                pre.append(f)
+            elif f is not None:
+                neg.append(f)
+    add: list[int] = []
+    delete: list[int] = []
+    if effects_inline:
+        effects = list(schema.effects)
+        effects += [ce.literal for ce in schema.conditional_effects if _static_holds(ce, binding, static)]
+        for lit in effects:
+            f = fid(fact(lit))
+            if f is not None:
+                (add if lit.positive else delete).append(f)
+    return pre, neg, add, delete, action_cost(schema, binding, problem, has_costs)
+
+
 def _cost_lines(schema: ActionSchema, atom: Callable, indent: str) -> list[str]:
     """Generated lines that set `cost` to the schema's cost for the bindings in scope (`values` reads a function's
     value; a missing one returns `cost_error(args)`, the general path's error)."""
@@ -68,23 +134,6 @@ class ActionTemplate:
         def atom(predicate: str, args: tuple[str, ...]) -> str:
             return "(" + ", ".join([repr(predicate), *(term(a) for a in args)]) + ",)"
 
-        lines = ["def make(args):"]
-        if names:
-            lines.append(f"    {', '.join(var[n] for n in names)}, = args")
-        lines += ["    pre = []", "    neg = []"]
-        for lit in schema.precondition:
-            if lit.predicate == "=":
-                a, b = (term(x) for x in lit.args)
-                lines.append(f"    if {a} {'!=' if lit.positive else '=='} {b}: return None")
-            elif lit.predicate not in fluent_preds:
-                test = "not in" if lit.positive else "in"
-                lines.append(f"    if {atom(lit.predicate, lit.args)} {test} static: return None")
-            elif lit.positive:
-                lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is None: return None",
-                          "    pre.append(f)"]
-            else:
-                lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is not None: neg.append(f)"]
-        lines += ["    add = []", "    delete = []"]
         # The effects too, when no effect is conditional or every condition is decided by static facts and
         # equalities alone (no forall): the ids come in the order EffectGrounder gives them.
         tests = [_static_test(ce, fluent_preds, term, atom) for ce in schema.conditional_effects]
@@ -93,31 +142,70 @@ class ActionTemplate:
         # effect unconditional or decided by static facts (then no GroundEffect is left)
         self.bulk = self.effects_inline and not schema.complex_precondition
         self._tests = tests
-        if self.effects_inline:
-            for eff in schema.effects:
-                target = "add" if eff.positive else "delete"
-                lines += [f"    f = fid({atom(eff.predicate, eff.args)})", f"    if f is not None: {target}.append(f)"]
-            for ce, test in zip(schema.conditional_effects, tests):
-                lit = ce.literal
-                lines += [f"    if {test}:", f"        f = fid({atom(lit.predicate, lit.args)})",
-                          f"        if f is not None: {'add' if lit.positive else 'delete'}.append(f)"]
-        if not has_costs:
-            lines.append("    return pre, neg, add, delete, 1")
-        else:
-            lines += _cost_lines(schema, atom, "    ")
-            lines.append("    return pre, neg, add, delete, cost")
+
+        def source() -> str:
+            """The generated `make` (built only when a schema has enough bindings to compile it)."""
+            lines = ["def make(args):"]
+            if names:
+                lines.append(f"    {', '.join(var[n] for n in names)}, = args")
+            lines += ["    pre = []", "    neg = []"]
+            for lit in schema.precondition:
+                if lit.predicate == "=":
+                    a, b = (term(x) for x in lit.args)
+                    lines.append(f"    if {a} {'!=' if lit.positive else '=='} {b}: return None")
+                elif lit.predicate not in fluent_preds:
+                    test = "not in" if lit.positive else "in"
+                    lines.append(f"    if {atom(lit.predicate, lit.args)} {test} static: return None")
+                elif lit.positive:
+                    lines += [f"    f = fid({atom(lit.predicate, lit.args)})", "    if f is None: return None",
+                              "    pre.append(f)"]
+                else:
+                    lines += [f"    f = fid({atom(lit.predicate, lit.args)})",
+                              "    if f is not None: neg.append(f)"]
+            lines += ["    add = []", "    delete = []"]
+            if self.effects_inline:
+                for eff in schema.effects:
+                    target = "add" if eff.positive else "delete"
+                    lines += [f"    f = fid({atom(eff.predicate, eff.args)})",
+                              f"    if f is not None: {target}.append(f)"]
+                for ce, test in zip(schema.conditional_effects, tests):
+                    lit = ce.literal
+                    lines += [f"    if {test}:", f"        f = fid({atom(lit.predicate, lit.args)})",
+                              f"        if f is not None: {'add' if lit.positive else 'delete'}.append(f)"]
+            if not has_costs:
+                lines.append("    return pre, neg, add, delete, 1")
+            else:
+                lines += _cost_lines(schema, atom, "    ")
+                lines.append("    return pre, neg, add, delete, cost")
+            return "\n".join(lines) + "\n"
 
         def cost_error(args: tuple[str, ...]):  # raises the general path's error naming the missing value
             return action_cost(schema, dict(zip(names, args)), problem, True)
 
         namespace = {"fid": fact_id, "static": static_facts, "values": problem.function_values.get,
                      "cost_error": cost_error, "fluent": fluent_preds}
-        exec(compile("\n".join(lines) + "\n", f"<template {schema.name}>", "exec"), namespace)  # names, reprs
-        self.make: Callable = namespace["make"]
+        self._source = source
+        self._make: Callable | None = None
+        self._problem = problem
         self._namespace = namespace
         self._build_all: Callable | None = None
         self._has_costs = has_costs
         self._term, self._atom = term, atom
+
+    @property
+    def make(self) -> Callable:
+        """The generated function, compiled on first use (a schema with few bindings uses `make_interpreted`)."""
+        if self._make is None:
+            namespace = self._namespace
+            exec(compile(self._source(), f"<template {self.schema.name}>", "exec"), namespace)  # names, reprs
+            self._make = namespace["make"]
+        return self._make
+
+    def make_interpreted(self, args: tuple[str, ...]):
+        """What `make(args)` returns, computed from the schema without generated code (`literal_parts`)."""
+        namespace = self._namespace
+        return literal_parts(self.schema, args, namespace["fluent"], namespace["static"], namespace["fid"],
+                             self._problem, self._has_costs, self.effects_inline)
 
     def build_all(self, bindings, conditions: Callable, action_class: type) -> list:
         """For a `bulk` schema (STRIPS, or conditional effects that static facts decide): the possible ground

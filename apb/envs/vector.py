@@ -8,6 +8,13 @@ Observations and actions follow `obs_mode` / `action_mode` (apb.envs.observation
 way (an array per key plus a `_key` mask) but only for `info_keys`: by default the keys a training loop needs
 (`DEFAULT_INFO_KEYS`, plus `action_mask` outside text/text); any other key of the single env's info on request,
 or `info_keys="all"` for all of them.
+
+Stepping: with `obs_mode="facts"`, `action_mode="index"` and info keys the batch path computes itself
+(`apb.envs.batched.BATCH_INFO_KEYS`, the default ones included), all lanes step at once on numpy arrays over
+packed bit states (apb.envs.batched); the lanes then keep only their problem and random generator. Any other
+mode, an info key that needs the single env's text (feedback, failure, state, ...), `require_finish`, or a split
+whose tasks the batch path cannot cover (conditional effects, complex conditions, axioms) steps the lanes one by
+one: `stepping` (and the repr) says which, `fallback_reason` why.
 """
 
 from __future__ import annotations
@@ -21,12 +28,15 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from apb.engine.errors import ApbError
+from apb.envs.batched import BATCH_INFO_KEYS, BatchTables, batch_tables
+from apb.envs.spaces import action_index
 from apb.envs.text_env import MAX_ACTION_LENGTH, MAX_OBSERVATION_LENGTH, PDDLTextEnv
 
 DEFAULT_INFO_KEYS = ("problem_id", "admissible_actions", "action_valid", "goal_reached")
 # Keys computed without the single env's full info (state text, schemas, PDDL): everything else builds it.
 _LEAN_KEYS = frozenset(DEFAULT_INFO_KEYS) | {"action_mask", "feedback", "action", "step", "action_cost",
                                              "look_around", "failure"}
+_STEP_KEYS = frozenset({"action_valid", "action", "action_cost", "look_around"})  # in step infos, not reset ones
 _AUTORESET = {mode.value: mode for mode in AutoresetMode} | {mode: mode for mode in AutoresetMode}
 
 
@@ -73,6 +83,32 @@ class PDDLVectorEnv(VectorEnv):
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        self._batch_tables: BatchTables | None = None
+        self.fallback_reason = self._batch_path(base)
+        self.stepping = "batched" if self.fallback_reason is None else "per-env loop"
+
+    def _batch_path(self, base: PDDLTextEnv) -> str | None:
+        """Builds the batch tables and the batched state, or returns why the lanes step one by one."""
+        if (self.obs_mode, self.action_mode) != ("facts", "index"):
+            return f"obs_mode={self.obs_mode!r}, action_mode={self.action_mode!r} (batched: facts and index)"
+        if base.require_finish:
+            return "require_finish=True"
+        if self.info_keys == "all" or not set(self.info_keys) <= BATCH_INFO_KEYS:
+            extra = "all" if self.info_keys == "all" else ", ".join(sorted(set(self.info_keys) - BATCH_INFO_KEYS))
+            return f"info_keys {extra} need the single env's step"
+        ids = base.problem_ids
+        tables = batch_tables(base.encoding, [base.task_for(pid) for pid in ids])
+        if isinstance(tables, str):
+            return tables
+        self._batch_tables = tables
+        self._problem_of = {pid: k for k, pid in enumerate(ids)}
+        self._problem_ids = np.array(ids, dtype=object)
+        self._states = np.zeros((self.num_envs, tables.words), dtype="<u8")
+        self._problems = np.zeros(self.num_envs, dtype=np.int64)
+        self._steps = np.zeros(self.num_envs, dtype=np.int64)
+        self._mask = np.zeros((self.num_envs, tables.num_actions), dtype=np.bool_)
+        self._goal = np.zeros(self.num_envs, dtype=np.bool_)
+        return None
 
     # ---- helpers ----------------------------------------------------------------------------------------------
     @property
@@ -86,6 +122,8 @@ class PDDLVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """(num_envs, action-space mask) booleans: the applicable actions of each lane (MaskablePPO's method)."""
+        if self._batch_tables is not None:
+            return self._mask.copy()
         encoding = self.encoding
         return np.stack([encoding.space_mask(lane.task, lane.state.bits) for lane in self.lanes])
 
@@ -146,6 +184,128 @@ class PDDLVectorEnv(VectorEnv):
         self._observations = concatenate(self.single_observation_space, self._obs, self._observations)
         return self._observations.copy()
 
+    # ---- the batch path (apb.envs.batched) --------------------------------------------------------------------
+    def _begin_rows(self, rows: np.ndarray, seeds: list | None, options: dict | None) -> None:
+        """New episodes on these lanes: each lane draws its problem (its own generator, as a single env does), its
+        row takes the problem's initial state, and the rows' masks and goal flags are recomputed."""
+        tables = self._batch_tables
+        problems = self._problems
+        for i in rows.tolist():
+            lane = self.lanes[i]
+            lane._begin(seeds[i] if seeds is not None else None, options)
+            problems[i] = self._problem_of[lane._current.entry.id]
+        self._states[rows] = tables.initial[problems[rows]]
+        self._steps[rows] = 0
+        self._mask[rows] = tables.applicable(self._states[rows], problems[rows])
+        self._goal[rows] = tables.is_goal(self._states[rows], problems[rows])
+
+    def _action_indices(self, actions: Any, stepped: np.ndarray) -> np.ndarray:
+        """The (num_envs,) action indices, checked for the lanes that step (0 for the others)."""
+        size = self._batch_tables.num_actions
+        values = actions if isinstance(actions, np.ndarray) else np.asarray(actions, dtype=object)
+        if values.ndim != 1 or len(values) != self.num_envs:
+            count = len(values) if values.ndim else 1
+            raise ApbError(f"step got {count} actions for {self.num_envs} envs")
+        if not np.issubdtype(values.dtype, np.integer):
+            return np.array([action_index(a, size, "action_mode='index'") if go else 0
+                             for a, go in zip(values.tolist(), stepped.tolist())], dtype=np.int64)
+        bad = stepped & ((values < 0) | (values >= size))
+        if bad.any():
+            action_index(int(values[bad][0]), size, "action_mode='index'")
+        return np.where(stepped, values, 0).astype(np.int64, copy=False)
+
+    def _batched_infos(self, present: np.ndarray, stepped: np.ndarray | None, valid: np.ndarray | None = None,
+                       chosen: np.ndarray | None = None, cost: np.ndarray | None = None) -> dict:
+        """Gymnasium's batched infos of the batch path: the lanes of `present` have an info, those of `stepped`
+        (a step, not a reset) also the step's keys; the same arrays, dtypes and `_key` masks as `_batch`."""
+        out: dict = {}
+        tables = self._batch_tables
+        for key in self.info_keys:
+            where = stepped if key in _STEP_KEYS else present
+            if where is None or not where.any():
+                continue
+            if key == "problem_id":
+                value = np.where(where, self._problem_ids[self._problems], None)
+            elif key == "admissible_actions":
+                value = np.full(self.num_envs, None, dtype=object)
+                rows = np.flatnonzero(where)
+                sub = self._mask[rows]
+                names = tables.action_names[np.nonzero(sub)[1]].tolist()
+                end = 0
+                for i, count in zip(rows.tolist(), sub.sum(axis=1).tolist()):
+                    value[i] = names[end:end + count]
+                    end += count
+            elif key == "goal_reached":
+                value = self._goal & where
+            elif key == "action_mask":
+                value = self._mask.astype(np.int8)
+                value[~where] = 0
+            elif key == "step":
+                value = np.where(where, self._steps, 0)
+            elif key == "action_valid":
+                value = valid & where
+            elif key == "action":
+                value = np.where(where, tables.action_names[chosen], None)
+            elif key == "action_cost":
+                value = np.where(where, cost, 0.0)
+            else:  # look_around: index actions are never the look-around
+                value = np.zeros(self.num_envs, dtype=np.bool_)
+            out[key], out[f"_{key}"] = value, where.copy()
+        return out
+
+    def _reset_batched(self, seeds: list, options: dict, mask: np.ndarray) -> tuple[np.ndarray, dict]:
+        rows = np.flatnonzero(mask)
+        self._begin_rows(rows, seeds, options)
+        self._terminations[rows] = self._truncations[rows] = self._autoreset[rows] = False
+        observations = self._batch_tables.observe(self._states, self._problems)
+        return observations, self._batched_infos(mask, None)
+
+    def _step_batched(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        tables, n = self._batch_tables, self.num_envs
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._autoreset.any():
+            raise ApbError(f"env {int(np.flatnonzero(self._autoreset)[0])} finished its episode: reset it "
+                           "(options={'reset_mask': ...}) before stepping with autoreset_mode='Disabled'")
+        restart = self._autoreset if self.autoreset_mode == AutoresetMode.NEXT_STEP else np.zeros(n, dtype=np.bool_)
+        stepped = ~restart
+        chosen = self._action_indices(actions, stepped)
+        valid = self._mask[np.arange(n), chosen] & stepped
+        moved = np.flatnonzero(valid)
+        if len(moved):
+            self._states[moved] = tables.apply(self._states[moved], chosen[moved])
+        self._steps += stepped
+        terminated = valid & tables.is_goal(self._states, self._problems)
+        truncated = np.zeros(n, dtype=np.bool_)
+        if self.max_episode_steps is not None:  # TimeLimit's rule
+            truncated |= self._steps >= self.max_episode_steps
+        own = self.lanes[0]._max_steps
+        if own is not None:  # the env's own limit, if it has one
+            truncated |= ~terminated & (self._steps >= own)
+        truncated &= stepped
+        cost = np.where(valid, tables.cost[self._problems, chosen], 0.0)
+        if restart.any():
+            self._begin_rows(np.flatnonzero(restart), None, None)
+        self._mask = tables.applicable(self._states, self._problems)
+        self._goal = tables.is_goal(self._states, self._problems)
+        observations = tables.observe(self._states, self._problems)
+        everyone = np.ones(n, dtype=np.bool_)
+        finished = terminated | truncated
+        if self.autoreset_mode != AutoresetMode.SAME_STEP or not finished.any():
+            infos = self._batched_infos(everyone, stepped, valid, chosen, cost)
+        else:
+            final_info = self._batched_infos(finished, finished, valid, chosen, cost)
+            rows = np.flatnonzero(finished)
+            final_obs = np.full(n, None, dtype=object)
+            for i in rows.tolist():
+                final_obs[i] = observations[i].copy()
+            self._begin_rows(rows, None, None)
+            observations[rows] = tables.observe(self._states[rows], self._problems[rows])
+            infos = self._batched_infos(everyone, stepped & ~finished, valid, chosen, cost)
+            infos.update(final_obs=final_obs, _final_obs=finished.copy(), final_info=final_info,
+                         _final_info=finished.copy())
+        self._terminations, self._truncations = terminated, truncated
+        self._autoreset = finished
+        return observations, terminated.astype(np.float64), terminated.copy(), truncated.copy(), infos
+
     # ---- Gymnasium VectorEnv API ------------------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None,
               options: dict | None = None) -> tuple[Any, dict]:
@@ -163,6 +323,8 @@ class PDDLVectorEnv(VectorEnv):
             mask = np.ones(self.num_envs, dtype=np.bool_)
         elif not isinstance(mask, np.ndarray) or mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
             raise ApbError(f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},)")
+        if self._batch_tables is not None:
+            return self._reset_batched(seeds, options, mask)
         infos: list[dict | None] = [None] * self.num_envs
         for i in np.flatnonzero(mask):
             lane = self.lanes[i]
@@ -173,6 +335,8 @@ class PDDLVectorEnv(VectorEnv):
         return self._concatenated(), self._batch(infos)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict]:
+        if self._batch_tables is not None:
+            return self._step_batched(actions)
         actions = list(iterate(self.action_space, actions)) if not isinstance(actions, list | tuple) else actions
         if len(actions) != self.num_envs:
             raise ApbError(f"step got {len(actions)} actions for {self.num_envs} envs")
@@ -235,7 +399,9 @@ class PDDLVectorEnv(VectorEnv):
             lane.close()
 
     def __repr__(self) -> str:
-        return f"PDDLVectorEnv({self.lanes[0].dataset.name}, num_envs={self.num_envs}, obs_mode={self.obs_mode!r})"
+        how = self.stepping if self.fallback_reason is None else f"{self.stepping}: {self.fallback_reason}"
+        return (f"PDDLVectorEnv({self.lanes[0].dataset.name}, num_envs={self.num_envs}, obs_mode={self.obs_mode!r}, "
+                f"action_mode={self.action_mode!r}, stepping={how!r})")
 
 
 def _lane(base: PDDLTextEnv) -> PDDLTextEnv:
