@@ -101,6 +101,20 @@ def test_vector_env_renders_a_picture_per_sub_env():
         gym.make_vec("apb/Gripper-v0", num_envs=2, render_mode="human")
 
 
+def test_a_facts_index_vector_env_draws_the_state_it_stepped_to():
+    """The batched path keeps states in arrays, not in the sub-envs: with pictures asked for, the sub-envs step
+    (and draw) their own states."""
+    envs = gym.make_vec("apb/Blocksworld-v0", num_envs=2, render_mode="rgb_array", obs_mode="facts",
+                        action_mode="index")
+    assert "render_mode" in repr(envs)
+    _, info = envs.reset(seed=0)
+    before = envs.render()
+    action = np.array([int(np.flatnonzero(mask)[0]) for mask in info["action_mask"]])
+    envs.step(action)
+    after = envs.render()
+    assert all(not np.array_equal(a, b) for a, b in zip(before, after))
+
+
 def test_scene_draws_the_same_shapes_to_svg_and_pixels():
     scene = Scene(60, 40)
     scene.rect(5, 5, 20, 10, fill=(255, 0, 0))

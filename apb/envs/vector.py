@@ -93,6 +93,8 @@ class PDDLVectorEnv(VectorEnv):
             return f"obs_mode={self.obs_mode!r}, action_mode={self.action_mode!r} (batched: facts and index)"
         if base.require_finish:
             return "require_finish=True"
+        if self.render_mode is not None:
+            return f"render_mode={self.render_mode!r} (pictures are drawn from each sub-env's own state)"
         if self.info_keys == "all" or not set(self.info_keys) <= BATCH_INFO_KEYS:
             extra = "all" if self.info_keys == "all" else ", ".join(sorted(set(self.info_keys) - BATCH_INFO_KEYS))
             return f"info_keys {extra} need the single env's step"
