@@ -34,6 +34,7 @@ from gem.core import Env  # noqa: E402
 from gem.envs.registration import ENV_REGISTRY, register  # noqa: E402
 from gem.utils.parsing import extract_last_boxed_answer  # noqa: E402
 
+from apb.engine.limits import MAX_TURN_CHARS  # noqa: E402
 from apb.integrations.game import DEFAULT_MAX_STEPS, GameSession  # noqa: E402
 
 NAMESPACE = "apb"
@@ -68,8 +69,9 @@ class ApbGemEnv(Env):
         return f"{self.game.system_prompt}\n\n{task}", self._info(None)
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        boxed = extract_last_boxed_answer(action) if "\\boxed" in action else None
-        turn = self.game.step(boxed if boxed is not None else action)
+        text = action if isinstance(action, str) else str(action)
+        boxed = extract_last_boxed_answer(text) if "\\boxed" in text and len(text) <= MAX_TURN_CHARS else None
+        turn = self.game.step(boxed if boxed is not None else text)
         return turn.observation, turn.reward, turn.terminated, turn.truncated, self._info(turn)
 
     def _info(self, turn) -> dict[str, Any]:
