@@ -60,10 +60,15 @@ class InspectLLM:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.last_messages: list[Any] = []
+        self.failure: BaseException | None = None  # the model's last error, re-raised as the sample's error
 
     def complete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None,
                  choices=None) -> Completion:
-        return anyio.from_thread.run(self._generate, list(messages), max_tokens, temperature, stop, seed)
+        try:
+            return anyio.from_thread.run(self._generate, list(messages), max_tokens, temperature, stop, seed)
+        except Exception as err:
+            self.failure = err
+            raise
 
     async def acomplete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None,
                         choices=None) -> Completion:
@@ -81,6 +86,10 @@ class InspectLLM:
                           Usage(usage.input_tokens, usage.output_tokens) if usage is not None else Usage(),
                           cost=None, latency=time.perf_counter() - start, model=str(self.model),
                           provider=INSPECT_MODEL, finish_reason=output.stop_reason)
+
+
+class EpisodeError(RuntimeError):
+    """An apb episode ended in an error that was not the model's (an agent's or env's bug)."""
 
 
 def to_inspect_message(message: dict) -> Any:
@@ -145,11 +154,17 @@ def play_episode(spec_data: dict, llm: Any) -> dict:
 
 @solver
 def apb_agent():
-    """Plays the sample's episode with the apb agent of its spec, the Inspect model answering the agent's calls."""
+    """Plays the sample's episode with the apb agent of its spec, the Inspect model answering the agent's calls. An
+    episode that ended in an error (the model's, an API's, the agent's) is the sample's error, as Inspect records
+    it for any task (log status `error`; `--retry-on-error` and `eval-retry` run it again), never a wrong answer."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         llm = InspectLLM(get_model())
         outcome = await anyio.to_thread.run_sync(play_episode, state.metadata["spec"], llm)
+        if outcome["stop_reason"] == "error":
+            if llm.failure is not None:
+                raise llm.failure
+            raise EpisodeError(f"the apb episode failed: {outcome['error']}")
         if llm.last_messages:
             state.messages = llm.last_messages
         state.metadata["apb"] = outcome
