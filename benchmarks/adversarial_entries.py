@@ -135,7 +135,10 @@ def _translator_entries() -> list[Entry]:
 
 
 def _game_entries() -> list[Entry]:
-    return [Entry("GameSession.step", lambda: game_session(), fresh_step, reward=lambda t: t.reward > 0),
+    from apb.agents.act import split_react
+
+    return [Entry("agents split_react (Act, ReAct)", lambda: None, lambda ctx, case, text: split_react(text)),
+            Entry("GameSession.step", lambda: game_session(), fresh_step, reward=lambda t: t.reward > 0),
             Entry("GameSession.step (pddl)", lambda: game_session(description="pddl"), fresh_step,
                   reward=lambda t: t.reward > 0)]
 
@@ -335,7 +338,10 @@ def _openenv_entries() -> list[Entry]:
     def step(ctx, case, text):
         from fastapi.testclient import TestClient
 
-        client = ctx.get("client") or ctx.setdefault("client", TestClient(ctx["app"]))
+        import os
+
+        # one client per process: a client made before the fork has its event-loop thread in the parent only
+        client = ctx.get(os.getpid()) or ctx.setdefault(os.getpid(), TestClient(ctx["app"]))
         # json.dumps escapes a lone surrogate (\ud800), as a JSON client sends it
         response = client.post("/step", content=json.dumps({"action": {"text": text}}),
                                headers={"content-type": "application/json"})

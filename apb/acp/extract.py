@@ -5,8 +5,9 @@ The part after the last "Answer:" marker is preferred when there is one (chain-o
 nothing usable is found; a missing answer is scored wrong, never an error.
 
 Model text is data: a hedge is no answer (`yes no`, `Answer: yes ... Answer: no`, `Answer: A or B`: two different
-answers where one is asked for), an index is a number standing alone (not a digit of a path, a word or `1e999`),
-text over `apb.engine.limits.MAX_ANSWER_CHARS` is not read, and every pattern here runs in time linear in the text.
+answers where one is asked for; more than `MAX_MARKERS` answer markers), an index is a number standing alone (not a
+digit of a path, a word or `1e999`), a list of more than `MAX_ITEMS` atoms is no answer, text over
+`apb.engine.limits.MAX_ANSWER_CHARS` is not read, and every pattern here runs in time linear in the text.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import re
 
 from apb.engine.limits import MAX_ANSWER_CHARS
 
+MAX_MARKERS = 32  # "Answer:" markers in one response; more is a list of answers, not one
+MAX_ITEMS = 10_000  # atoms in a list answer (ACP's states have a few hundred actions at most)
 MISSING = object()  # no answer could be read (distinct from None, which is the answer "None")
 
 _MARKER = re.compile(r"(?:final\s+)?answer\s*(?:is\s*)?[:=\-]", re.IGNORECASE)
@@ -46,9 +49,11 @@ def _first_sentence(text: str) -> str:
     return text if end is None else text[:end.start()]
 
 
-def _segments(text: str) -> list[str]:
-    """The text after each answer marker (up to the next marker), markdown stripped."""
+def _segments(text: str) -> list[str] | None:
+    """The text after each answer marker (up to the next marker), markdown stripped; None past MAX_MARKERS."""
     markers = list(_MARKER.finditer(text))
+    if len(markers) > MAX_MARKERS:
+        return None
     return [_MARKDOWN.sub(" ", text[m.end():markers[i + 1].start() if i + 1 < len(markers) else len(text)]).strip()
             for i, m in enumerate(markers)]
 
@@ -61,6 +66,8 @@ def extract_bool(text: str):
     """yes or no; MISSING for a hedge (both in the answer's first sentence, different answers after two markers,
     or both in a text without a marker)."""
     segments = _segments(text)
+    if segments is None:
+        return MISSING
     if segments:
         answers = set()
         for segment in segments:
@@ -92,6 +99,8 @@ def extract_letter(text: str, choices: list[str] | None = None):
     """A, B, C or D; MISSING for a hedge (two letters in the answer's first sentence, different letters after two
     markers, or different letters in a text without a marker)."""
     segments = _segments(text)
+    if segments is None:
+        return MISSING
     if segments:
         answers = set()
         for segment in segments:
@@ -142,9 +151,9 @@ def extract_list(text: str):
     tail = _tail(text)
     atoms = _atoms(tail)
     if atoms or re.search(r"\[\s*\]", tail) or _NONE.search(tail):
-        return atoms
+        return atoms if len(atoms) <= MAX_ITEMS else MISSING
     atoms = _atoms(text)
-    return atoms if atoms else MISSING
+    return atoms if atoms and len(atoms) <= MAX_ITEMS else MISSING
 
 
 def extract_int(text: str):

@@ -1,8 +1,10 @@
 """Bounds on text a model writes: every entry point that scores or executes model text refuses text past them with
 a verdict (an invalid plan, no answer, a syntax failure), never an exception, so a call answers in bounded time.
 
-- `MAX_ANSWER_CHARS`: a whole answer (a plan, an ACP response, a PDDL problem) — 1,000,000 characters, far above
-  what a model writes (a 32k-token reply is about 130,000 characters);
+- `MAX_ANSWER_CHARS`: a whole answer (a plan, an ACP response) — 1,000,000 characters, far above what a model
+  writes (a 32k-token reply is about 130,000 characters);
+- `MAX_PROBLEM_CHARS`: a PDDL problem written by a model (NL->PDDL answers, equivalence on text) — 100,000
+  characters (Planetarium's largest problems are a few thousand; parsing a megabyte takes seconds);
 - `MAX_TURN_CHARS`: one turn of a text game (an env step, a translator's input) — 65,536 characters;
 - nesting: PDDL parentheses nest at most `apb.engine.sexpr.MAX_NESTING` (100) levels; plan lines do not nest.
 Lone surrogates (which JSON-decoded replies can carry, and which no UTF-8 file or JSON response can hold) are
@@ -17,9 +19,11 @@ from apb.engine.sexpr import MAX_NESTING
 
 MAX_ANSWER_CHARS = 1_000_000
 MAX_TURN_CHARS = 65_536
+MAX_PROBLEM_CHARS = 100_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-__all__ = ["MAX_ANSWER_CHARS", "MAX_NESTING", "MAX_TURN_CHARS", "clean", "has_surrogates", "over_limit"]
+__all__ = ["MAX_ANSWER_CHARS", "MAX_NESTING", "MAX_PROBLEM_CHARS", "MAX_TURN_CHARS", "clean", "has_surrogates",
+           "over_limit"]
 
 
 def over_limit(text: str, limit: int = MAX_ANSWER_CHARS, what: str = "answer") -> str | None:

@@ -225,7 +225,7 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
            placeholder: bool = False, planner: str = "gbfs", max_nodes: int = 200000,
            budget: Budget | None = None) -> Assessment:
     """Scores `predicted` against `gold` (each a Path or PDDL text; a string is never opened as a path) and says why
-    (see the module docstring). A predicted text over `apb.engine.limits.MAX_ANSWER_CHARS` is unparseable."""
+    (see the module docstring). A predicted text over `apb.engine.limits.MAX_PROBLEM_CHARS` is unparseable."""
     gold_text, pred_text = _text(gold), _text(predicted)
     dom = resolve_domain(gold_text, domain)
     gold_error = ""
