@@ -336,9 +336,9 @@ def _openenv_entries() -> list[Entry]:
         return {"app": create_app(PLAN_DOMAIN, problem=1)}
 
     def step(ctx, case, text):
-        from fastapi.testclient import TestClient
-
         import os
+
+        from fastapi.testclient import TestClient
 
         # one client per process: a client made before the fork has its event-loop thread in the parent only
         client = ctx.get(os.getpid()) or ctx.setdefault(os.getpid(), TestClient(ctx["app"]))

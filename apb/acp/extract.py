@@ -12,6 +12,7 @@ digit of a path, a word or `1e999`), a list of more than `MAX_ITEMS` atoms is no
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -32,16 +33,29 @@ _SENTENCE_END = re.compile(r"\n|[.;!?](?:\s|$)")
 _YES = ("yes", "true")
 
 
+def _last(matches):
+    """The last of an iterator of matches, or None (kept one at a time: no list of a million matches)."""
+    last = None
+    for last in matches:  # noqa: B007
+        pass
+    return last
+
+
 def _tail(text: str) -> str:
     """The text after the last answer marker, else the whole text; markdown stripped."""
-    markers = list(_MARKER.finditer(text))
-    if markers:
-        text = text[markers[-1].end():]
+    marker = _last(_MARKER.finditer(text))
+    if marker is not None:
+        text = text[marker.end():]
     return _MARKDOWN.sub(" ", text).strip()
 
 
-def _atoms(text: str) -> list[str]:
-    return ["(" + " ".join(m.group(1).lower().split()) + ")" for m in _ATOM.finditer(text)]
+def _atom(match: re.Match) -> str:
+    return "(" + " ".join(match.group(1).lower().split()) + ")"
+
+
+def _atoms(text: str, limit: int | None = None) -> list[str]:
+    """The atoms of the text, the first `limit` of them."""
+    return [_atom(m) for m in itertools.islice(_ATOM.finditer(text), limit)]
 
 
 def _first_sentence(text: str) -> str:
@@ -51,7 +65,7 @@ def _first_sentence(text: str) -> str:
 
 def _segments(text: str) -> list[str] | None:
     """The text after each answer marker (up to the next marker), markdown stripped; None past MAX_MARKERS."""
-    markers = list(_MARKER.finditer(text))
+    markers = list(itertools.islice(_MARKER.finditer(text), MAX_MARKERS + 1))
     if len(markers) > MAX_MARKERS:
         return None
     return [_MARKDOWN.sub(" ", text[m.end():markers[i + 1].start() if i + 1 < len(markers) else len(text)]).strip()
@@ -138,21 +152,21 @@ def extract_letter(text: str, choices: list[str] | None = None):
 def extract_one(text: str):
     """One atom or action, or None for an explicit "None" answer."""
     tail = _tail(text)
-    atoms = _atoms(tail)
-    if atoms:
-        return atoms[0]
+    first = _ATOM.search(tail)
+    if first is not None:
+        return _atom(first)
     if _NONE.search(tail):
         return None
-    atoms = _atoms(text)
-    return atoms[-1] if atoms else MISSING
+    last = _last(_ATOM.finditer(text))
+    return _atom(last) if last is not None else MISSING
 
 
 def extract_list(text: str):
     tail = _tail(text)
-    atoms = _atoms(tail)
+    atoms = _atoms(tail, MAX_ITEMS + 1)
     if atoms or re.search(r"\[\s*\]", tail) or _NONE.search(tail):
         return atoms if len(atoms) <= MAX_ITEMS else MISSING
-    atoms = _atoms(text)
+    atoms = _atoms(text, MAX_ITEMS + 1)
     return atoms if atoms and len(atoms) <= MAX_ITEMS else MISSING
 
 
@@ -161,10 +175,12 @@ def extract_int(text: str):
     tail = _tail(text)
     if _MARKER.search(text) and len(set(_INT.findall(_first_sentence(tail)))) > 1:
         return MISSING
-    found = _INT.findall(tail) or _INT.findall(text)
-    if not found:
-        return MISSING
-    return int(found[0] if _MARKER.search(text) else found[-1])
+    marked = _MARKER.search(text) is not None
+    for source in (tail, text):
+        found = _INT.search(source) if marked else _last(_INT.finditer(source))
+        if found is not None:
+            return int(found.group(0))
+    return MISSING
 
 
 _POSITIVE = re.compile(r"positive effects", re.I)

@@ -250,6 +250,8 @@ class ActPDDLAgent(ActAgent):
 def first_line(text: str) -> str:
     """The first non-empty line, without an "Action:" label, list markers or quotes."""
     for line in text.splitlines():
+        if not line or line.isspace():
+            continue
         line = re.sub(r"^\s*(?:action\s*:|[>*\-]|\d+[.)])\s*", "", line.strip(), flags=re.IGNORECASE).strip()
         line = line.strip("\"'`").strip()
         if line:
