@@ -330,18 +330,15 @@ def _lm_eval_entries() -> list[Entry]:
 
 
 def _openenv_entries() -> list[Entry]:
-    def setup():
-        from apb.integrations.openenv import create_app
-
-        return {"app": create_app(PLAN_DOMAIN, problem=1)}
-
     def step(ctx, case, text):
         import os
 
         from fastapi.testclient import TestClient
 
-        # one client per process: a client made before the fork has its event-loop thread in the parent only
-        client = ctx.get(os.getpid()) or ctx.setdefault(os.getpid(), TestClient(ctx["app"]))
+        from apb.integrations.openenv import create_app
+
+        # an app and a client per process: the server's worker threads made before a fork exist in the parent only
+        client = ctx.get(os.getpid()) or ctx.setdefault(os.getpid(), TestClient(create_app(PLAN_DOMAIN, problem=1)))
         # json.dumps escapes a lone surrogate (\ud800), as a JSON client sends it
         response = client.post("/step", content=json.dumps({"action": {"text": text}}),
                                headers={"content-type": "application/json"})
@@ -349,7 +346,7 @@ def _openenv_entries() -> list[Entry]:
             raise RuntimeError(f"HTTP {response.status_code}: {response.text[:200]}")
         return response.json()
 
-    return [Entry("OpenEnv /step", setup, step, reward=lambda r: (r.get("reward") or 0) > 0)]
+    return [Entry("OpenEnv /step", dict, step, reward=lambda r: (r.get("reward") or 0) > 0)]
 
 
 def available_entries() -> tuple[list[Entry], list[tuple[str, str]]]:
