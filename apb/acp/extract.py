@@ -76,6 +76,23 @@ def _bool_of(word: str) -> str:
     return "yes" if word.lower() in _YES else "no"
 
 
+_HEDGE = object()
+
+
+def _agreed(segments: list[str], read) -> object:
+    """The one answer the first sentences after the markers give (`read(sentence)` -> the answers in it), _HEDGE
+    when a sentence gives two or two sentences differ, None when none gives one."""
+    answers: set = set()
+    for segment in segments:
+        found = read(_first_sentence(segment))
+        if len(found) > 1:
+            return _HEDGE
+        answers |= found
+    if len(answers) > 1:
+        return _HEDGE
+    return answers.pop() if answers else None
+
+
 def extract_bool(text: str):
     """yes or no; MISSING for a hedge (both in the answer's first sentence, different answers after two markers,
     or both in a text without a marker)."""
@@ -83,16 +100,9 @@ def extract_bool(text: str):
     if segments is None:
         return MISSING
     if segments:
-        answers = set()
-        for segment in segments:
-            found = {_bool_of(w) for w in _YES_NO.findall(_first_sentence(segment))}
-            if len(found) > 1:
-                return MISSING
-            answers |= found
-        if len(answers) > 1:
-            return MISSING
-        if answers:
-            return answers.pop()
+        agreed = _agreed(segments, lambda sentence: {_bool_of(w) for w in _YES_NO.findall(sentence)})
+        if agreed is not None:
+            return MISSING if agreed is _HEDGE else agreed
         found = _YES_NO.findall(segments[-1])
         return _bool_of(found[0]) if found else MISSING
     found = {_bool_of(w) for w in _YES_NO.findall(_MARKDOWN.sub(" ", text))}
@@ -109,6 +119,11 @@ def _letter_of(tail: str, marked: bool) -> str | None:
     return None
 
 
+def _letters(sentence: str) -> set[str]:
+    leading = _letter_of(sentence, True)
+    return set(_LETTER.findall(sentence)) | ({leading} if leading is not None else set())
+
+
 def extract_letter(text: str, choices: list[str] | None = None):
     """A, B, C or D; MISSING for a hedge (two letters in the answer's first sentence, different letters after two
     markers, or different letters in a text without a marker)."""
@@ -116,20 +131,9 @@ def extract_letter(text: str, choices: list[str] | None = None):
     if segments is None:
         return MISSING
     if segments:
-        answers = set()
-        for segment in segments:
-            sentence = _first_sentence(segment)
-            letters = {letter for letter in _LETTER.findall(sentence)}
-            leading = _letter_of(sentence, True)
-            if leading is not None:
-                letters.add(leading)
-            if len(letters) > 1:
-                return MISSING
-            answers |= letters
-        if len(answers) > 1:
-            return MISSING
-        if answers:
-            return answers.pop()
+        agreed = _agreed(segments, _letters)
+        if agreed is not None:
+            return MISSING if agreed is _HEDGE else agreed
         tail = segments[-1]
         letter = _letter_of(tail, True)
         if letter is not None:
