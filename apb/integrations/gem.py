@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apb.integrations import require
+from apb.integrations import as_flag, require
 
 require("gem", "gem")
 
@@ -52,6 +52,7 @@ class ApbGemEnv(Env):
                  max_steps: int | str | None = DEFAULT_MAX_STEPS, hints: bool = False, require_finish: bool = False,
                  seed: int | None = None, **_: Any) -> None:
         super().__init__()
+        hints, require_finish = as_flag(hints), as_flag(require_finish)  # kwargs typed as text stay booleans
         self.config = {"domain": domain, "problem": problem, "split": split, "description": description,
                        "translator": translator, "max_steps": max_steps, "hints": hints,
                        "require_finish": require_finish}

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from apb.integrations import require
+from apb.integrations import as_flag, require
 
 require("inspect_ai", "inspect")
 
@@ -342,7 +342,7 @@ def _text(value: Any) -> str:
 
 def _flag(value: Any) -> bool:
     """A -T flag: Inspect passes `true`/`false` through YAML, a string from some callers."""
-    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
+    return as_flag(value)
 
 
 __all__ = ["InspectLLM", "acp", "acp_answer", "acp_samples", "apb_agent", "game", "game_samples", "goal_reached",
