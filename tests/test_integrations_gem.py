@@ -92,5 +92,5 @@ def test_options_typed_as_text_get_their_types():
     observation, _ = env.reset()
     assert "Actions I can do now" not in observation
     for _ in range(3):
-        observation, reward, terminated, truncated, info = env.step("no idea")
+        observation, reward, _, truncated, _ = env.step("no idea")
     assert truncated and reward == 0.0 and "Actions I can do now" not in observation
