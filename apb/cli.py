@@ -71,8 +71,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise BadInput("usage: apb validate DOMAIN PROBLEM PLAN   or   apb validate DATASET_DIR")
     domain, problem, plan_path = args.paths
     task = load_task(domain, problem, progress=grounding_progress(Path(problem).name, err))
-    plan = read_plan(plan_path)
-    result = task.validate(plan)
+    result = task.validate_file(plan_path)
     if args.json:
         out.print_json(data=_validation_json(result, plan_path))
     if result.kind in INPUT_KINDS:

@@ -134,3 +134,28 @@ def test_eval_records_llm_failures_as_errors_and_takes_shots_from_another_file(g
     results = [json.loads(line) for line in (run2 / "results.jsonl").read_text().splitlines()]
     assert len(results) == 44 and sum(1 for r in results if r["error"]) == 41
     assert all(r["sound"] is None and r["official"] is None for r in results if r["error"])  # not scored as wrong
+
+
+def test_rows_where_every_question_errored_are_errors_and_lone_surrogates_are_stored(generated, tmp_path, capsys):
+    """A row of errors read "0.0% ± 0.0%"; a reply with a lone surrogate crashed `apb acp eval` (UnicodeEncodeError)."""
+    questions = read_questions(generated)
+    script = tmp_path / "answers.json"
+    script.write_text(json.dumps([f"Answer: {answer_text(q)} \ud800" for q in questions]))
+    run = tmp_path / "run"
+    assert main(["acp", "eval", str(generated), "--llm", f"scripted:{script}", "--shots", "0", "--concurrency", "1",
+                 "--out", str(run), "--no-progress"]) == 0
+    results = run / "results.jsonl"
+    records = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert any("\ud800" in json.dumps(r, ensure_ascii=False) for r in records)  # the reply read back as it was
+    for record in records:
+        if record["task"] == "app":
+            record["error"] = "LLM error: 401 Unauthorized"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["acp", "report", str(run)]) == 0
+    text = capsys.readouterr().out
+    summary = json.loads((run / "acp_summary.json").read_text())
+    app = [row for row in summary["rows"] if row["task"] == "app"]
+    assert app and all(row["n"] == 0 and row["official"] is None and row["sound"] is None for row in app)
+    assert "| app | bool | all | 0 | error | error |" in text
+    assert all("0.0% ± 0.0%" not in line for line in text.splitlines() if line.startswith("| app "))

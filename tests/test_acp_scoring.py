@@ -208,3 +208,22 @@ def test_solver_answers_bool_and_mcq_questions_from_their_pddl_as_the_proved_gol
         assert answer == q.answer and official_verdict(q, text).correct, (q.task, q.format, q.id, answer, q.answer)
     released = replace(choice[0], domain_pddl="", problem_pddl="", item={})
     assert solve_question(released) is None
+
+
+@pytest.mark.parametrize(("text", "fmt", "task"), [
+    ("yes no", "bool", "app"), ("no yes", "bool", "app"), ("Answer: yes\nAnswer: no", "bool", "app"),
+    ("Answer: yes or no", "bool", "app"), ("Answer: A\nAnswer: B\nAnswer: C\nAnswer: D", "mcq", "app"),
+    ("Answer: A or B", "mcq", "app"), ("A B C D", "mcq", "app"), ("Answer: correct", "mcq", "app"),
+    ('{"pos": 1e999999}', "gen", "val"), ("/proc/1/fd/2", "gen", "val"), ("Answer: 2 or 3", "gen", "val"),
+    ("Answer: yes\n" * 40, "bool", "app"), ("(board c l) " * 10_001, "gen", "app"),
+])
+def test_hedges_and_numbers_out_of_paths_are_no_answer(text, fmt, task):
+    """Hedges got credit (the official verdict takes the first answer, the sound one took the last); the sound
+    reader took an index out of a path or out of 1e999999."""
+    assert extract(text, task, fmt) is MISSING
+
+
+@pytest.mark.parametrize(("text", "expected"), [("Answer: 2.", 2), ("The first failing step is 3", 3),
+                                                ("Answer: **-1**", -1), ("index 0; it fails there", 0)])
+def test_an_index_standing_alone_is_still_read(text, expected):
+    assert extract(text, "val", "gen") == expected

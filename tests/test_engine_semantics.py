@@ -446,3 +446,26 @@ def test_engine_data_files_exist():
     """Guards the data this module reads: a missing file should fail loudly, not skip."""
     assert ENGINE_DATA.is_dir()
     assert len(list(ENGINE_DATA.glob("*.pddl"))) >= 6
+
+
+# ---- plan text is data ---------------------------------------------------------------------------------------------
+
+def test_validate_reads_text_only_and_never_raises(blocks, tmp_path):
+    """`validate` took "a plan file path, plan text or a Plan": an answer naming a file holding a valid plan was
+    valid, /dev/stdin hung, a NUL byte raised ValueError and text that is not a plan raised PlanError."""
+    gold = engine_data("blocks-p01.plan")
+    copy = tmp_path / "gold.plan"
+    copy.write_text(gold.read_text())
+    assert blocks.validate_file(gold).valid and blocks.validate_file(str(copy)).valid
+    for text in (str(gold), str(copy), "/dev/stdin", "/dev/zero", "gold\x00.plan", "a" * 300, "not a plan (at all",
+                 "((a))"):
+        result = blocks.validate(text)
+        assert not result.valid and result.kind == "syntax" and result.reason, text
+    assert blocks.validate("(unstack b\x00 a)").kind == "unknown_object"
+    too_long = blocks.validate("(a)\n" * 300_000)
+    assert not too_long.valid and too_long.kind == "too_long" and "1,000,000" in too_long.reason
+    with pytest.raises(TypeError, match="validate_file"):
+        blocks.validate(gold)
+    with pytest.raises(PlanError, match="not found"):
+        blocks.validate_file(tmp_path / "missing.plan")
+    assert blocks.validate(gold.read_text()).valid  # plan text itself still validates

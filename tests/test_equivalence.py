@@ -122,3 +122,16 @@ def test_goals_beyond_conjunctions_are_refused_and_adl_domains_compare_as_writte
     (tmp_path / "adl.pddl").write_text(adl)
     assert check(tmp_path / "adl.pddl", DATA / "bw_gold.pddl", DATA / "bw_renamed.pddl").verdict == "equivalent"
     assert check(tmp_path / "adl.pddl", DATA / "bw_gold.pddl", DATA / "bw_fully_specified.pddl").verdict == "unknown"
+
+
+def test_a_problem_string_is_pddl_text_never_a_path(tmp_path):
+    """`check` read a string without "(" as a file: an answer naming a file holding the gold was equivalent."""
+    from apb.engine.errors import PDDLError
+
+    gold = DATA / "bw_gold.pddl"
+    assert check(BW, gold, gold.read_text()).verdict == "equivalent"
+    for answer in (str(gold), "/dev/stdin", "a" * 300):
+        with pytest.raises(PDDLError):
+            check(BW, gold, answer)
+    with pytest.raises(PDDLError, match="over the limit"):
+        check(BW, gold, "(define (problem p)" + " " * 200_000 + ")")

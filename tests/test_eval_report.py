@@ -315,3 +315,11 @@ def test_symbolic_agents_without_a_model_get_sums(tmp_path):
     assert summary["rows"][0]["model"] == "" and summary["rows"][0]["solved"] == 2
     assert "1.0 ± 0.0" in paths["report.md"].read_text().split("Sum", 1)[1].splitlines()[0]
     shutil.rmtree(tmp_path / "out")
+
+
+def test_a_row_whose_episodes_all_errored_shows_error_not_0_percent(tmp_path):
+    run = copy_run(tmp_path, only=lambda name: name == "blocksworld-basic-scripted-demo-test-p02-s0.jsonl")
+    write_report([run], tmp_path / "out")
+    text = (tmp_path / "out" / "report.md").read_text()
+    [line] = [x for x in text.splitlines() if x.startswith("| ") and "| 1 | 1 | 0 |" in x]
+    assert "| error | error |" in line and "0.0%" not in line

@@ -206,3 +206,19 @@ def test_shards_partition_the_episodes_and_merge_in_the_report(tmp_path):
     with pytest.raises(SystemExit) as bad:  # argparse refuses it with a message and exit code 2
         cli.main([*common, "--shard", "3/3", "--out", str(tmp_path / "bad")])
     assert bad.value.code == 2
+
+
+def test_a_reply_with_a_lone_surrogate_is_written_and_read_back_as_it_was(tmp_path):
+    """A JSON-decoded LLM reply can carry a lone surrogate, which no UTF-8 file holds: writing it raised
+    UnicodeEncodeError and lost the episode."""
+    from apb.eval.trajectory import TrajectoryWriter, messages_hash
+
+    writer = TrajectoryWriter(tmp_path / "episode.jsonl")
+    writer.header({"env_id": "apb/Blocksworld-v0"})
+    event = {"type": "llm", "text": "(pick-up a) \ud800", "messages": [{"role": "user", "content": "\udfff"}]}
+    writer.step({"index": 0, "action": "(pick-up a)\ud800", "observation": "I cannot ...", "action_valid": False,
+                 "failure_kind": "syntax", "reward": 0.0, "terminated": False, "truncated": False, "events": [event]})
+    path = writer.footer({"success": False})
+    step = read_trajectory(path)["steps"][0]
+    assert step["action"] == "(pick-up a)\ud800" and step["events"][0]["text"] == "(pick-up a) \ud800"
+    assert step["events"][0]["prompt_hash"] == messages_hash(event["messages"])

@@ -84,3 +84,13 @@ def test_gem_make_vec_runs_apb_games_side_by_side_to_the_goal():
         observations, rewards, terminated, _, _ = envs.step([text, text])
     assert list(rewards) == [1.0, 1.0] and list(terminated) == [True, True]
     assert all("My goal is" in o for o in observations)  # GEM's vector env resets a finished episode at once
+
+
+def test_options_typed_as_text_get_their_types():
+    """`max_steps="3"` crashed the session ("bad max_steps '3'"); `hints="false"` turned the hints on."""
+    env = gem.make("apb:Blocksworld-v0", problem=1, max_steps="3", hints="false")
+    observation, _ = env.reset()
+    assert "Actions I can do now" not in observation
+    for _ in range(3):
+        observation, reward, _, truncated, _ = env.step("no idea")
+    assert truncated and reward == 0.0 and "Actions I can do now" not in observation

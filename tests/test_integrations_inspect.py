@@ -233,3 +233,21 @@ def test_nl2pddl_scores_the_gold_problem_correct_and_garbage_unparseable(tmp_pat
     log = run(nl2pddl(dataset="blocksworld", count=2), answering({}), tmp_path / "garbage")
     for sample in log.samples:
         assert next(iter(sample.scores.values())).value == {"parseable": 0.0, "solvable": 0.0, "correct": 0.0}
+
+
+def failing_model(messages, tools, tool_choice, config):
+    raise ConnectionError("401 Unauthorized: invalid API key")
+
+
+@pytest.mark.parametrize("make", [lambda: game(domain="blocksworld", problems="1", max_steps=3),
+                                  lambda: __import__("apb.integrations.inspect_tasks", fromlist=["x"]).nl2pddl(
+                                      dataset="blocksworld", count=1)],
+                         ids=["game", "nl2pddl"])
+def test_a_model_error_is_the_samples_error_never_a_wrong_answer(make, tmp_path):
+    """apb/game recorded a 401 as a failed episode (log status success, accuracy 0), so retries never fired."""
+    model = get_model("mockllm/model", custom_outputs=failing_model)
+    [log] = inspect_eval(make(), model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "error"
+    assert "401 Unauthorized" in str(log.error)
+    [sample] = read_eval_log(log.location).samples
+    assert sample.error is not None and "401 Unauthorized" in sample.error.message and not sample.scores

@@ -94,8 +94,31 @@ def test_acp_datasets_score_like_apb_acp_eval_right_wrong_and_malformed():
                 assert (q.task, q.format) == (task, fmt)
                 assert data.score_answer(entry["answer"], entry) == 1.0, (task, fmt)
                 for answer in (flipped.get(entry["answer"], "(sail loc_0 loc_0)"), "nonsense", "", None):
-                    verdict = score(q, extract(answer, q.task, q.format, (q.choices or {}).get("text"))).official
+                    verdict = score(q, extract(answer, q.task, q.format, (q.choices or {}).get("text"))).sound
                     assert data.score_answer(answer, entry) == float(verdict)
                 assert data.score_answer("nonsense", entry) == 0.0
     with pytest.raises(ApbError, match="format"):
         reasoning_gym.create_dataset("apb_acp_nexta", format="bool")
+
+
+def test_a_plan_answer_is_text_never_a_path_and_never_raises(tmp_path):
+    """A file holding the gold plan, named by the answer, scored 1.0 (the file was read); a NUL byte raised."""
+    data = reasoning_gym.create_dataset("apb_blocksworld", size=1, seed=3)
+    entry = data[0]
+    gold = tmp_path / "gold.plan"
+    gold.write_text(entry["answer"])
+    for answer in (str(gold), f"{gold}\n", "gold\x00.plan", entry["answer"] + "\x00", "\ud800", "é" * 5_000_000):
+        assert data.score_answer(answer, entry) == 0.0, answer[:40]
+
+
+def test_acp_rewards_give_hedges_nothing():
+    """The reward was the official verdict, which reads a hedge's first yes/no (and sound read its last)."""
+    for fmt, hedges in (("bool", ("yes no", "no yes", "Answer: yes\nAnswer: no", "Answer: no\nAnswer: yes",
+                                  "Answer: yes or no")),
+                        ("mcq", ("Answer: A\nAnswer: B\nAnswer: C\nAnswer: D", "Answer: A or B or C or D",
+                                 "A B C D"))):
+        data = reasoning_gym.create_dataset("apb_acp_app", size=4, seed=2, domain="ferry", format=fmt)
+        for entry in data:
+            assert data.score_answer(entry["answer"], entry) == 1.0
+            for hedge in hedges:
+                assert data.score_answer(hedge, entry) == 0.0, (entry["answer"], hedge)

@@ -126,3 +126,24 @@ def test_a_random_policy_earns_what_apb_eval_agents_random_scores(tmp_path):
         expected[(int(header["problem"]), header["seed"])] = (float(footer["goal_reached"]), footer["steps"])
     assert rewards == expected
     assert 0 < sum(r for r, _ in rewards.values()) < len(rewards)  # some episodes solved, some not
+
+
+def test_task_options_typed_on_a_command_line_get_their_types():
+    """verifiers passes `--env.taskset.max-steps 4` as the text "4", which crashed the session."""
+    env = load_environment(domain="blocksworld", problems="1", max_steps="4", seeds="1", hints="false")
+    config = env.taskset.config
+    assert config.max_steps == 4 and config.seeds == 1 and config.hints is False
+    [task] = env.taskset
+    interaction = rollout(env, task, lambda task, messages: "no idea")
+    assert interaction.trace.metrics["steps"] == 4 and interaction.trace.info["apb"]["stop_reason"] == "step_limit"
+
+
+def test_a_model_error_is_an_error_of_the_rollout_never_a_reward_of_0():
+    env = load_environment(domain="blocksworld", problems="1")
+    [task] = env.taskset
+
+    def failing(task, messages):
+        raise ConnectionError("the model server answered 401")
+
+    with pytest.raises(ConnectionError):
+        rollout(env, task, failing)

@@ -65,3 +65,15 @@ def test_score_cli(capsys):
     assert main(["nl2pddl", "score", str(DATA / "bw_gold.pddl"), str(DATA / "bw_renamed.pddl")]) == 0
     assert "not a PDDL problem" in capsys.readouterr().out
     assert main(["nl2pddl", "score", str(DATA / "missing.pddl"), str(DATA / "bw_gold.pddl")]) == 2
+
+
+def test_a_predicted_problem_is_text_never_a_path(tmp_path):
+    """`evaluate` opened a predicted "problem" without "(" as a file (a file holding the gold scored correct) and
+    raised OSError on one over 255 bytes."""
+    gold = (DATA / "bw_gold.pddl").read_text()
+    copy = tmp_path / "gold.pddl"
+    copy.write_text(gold)
+    for answer in (str(copy), str(DATA / "bw_gold.pddl"), "a" * 300, "/dev/stdin", "x\x00y"):
+        assert evaluate(gold, answer) == Evaluation(False, False, False), answer
+    assert evaluate(gold, gold) == Evaluation(True, True, True)
+    assert evaluate(copy, DATA / "bw_gold.pddl") == Evaluation(True, True, True)  # Paths are files

@@ -28,16 +28,17 @@ def paper_figures() -> dict:
 
 def _cell(rows: list[dict]) -> dict:
     """Accuracies over the answered questions; questions whose LLM call failed are counted as `errors`, not as
-    wrong answers (`apb acp eval --resume` asks them again)."""
+    wrong answers (`apb acp eval --resume` asks them again). With no answered question the accuracies are None (no
+    figure: the row is an error, never 0%)."""
     answered = [r for r in rows if not r.get("error")]
     n = len(answered)
     out = {"n": n, "errors": len(rows) - n}
     for scorer in ("official", "sound"):
         correct = sum(1 for r in answered if r.get(scorer))
-        p = correct / n if n else 0.0
-        out[scorer] = round(p, 4)
-        out[f"{scorer}_se"] = round(math.sqrt(p * (1 - p) / n), 4) if n else 0.0
-    out["extracted"] = round(sum(1 for r in answered if r.get("extracted")) / n, 4) if n else 0.0
+        p = correct / n if n else None
+        out[scorer] = round(p, 4) if n else None
+        out[f"{scorer}_se"] = round(math.sqrt(p * (1 - p) / n), 4) if n else None
+    out["extracted"] = round(sum(1 for r in answered if r.get("extracted")) / n, 4) if n else None
     out["cost_usd"] = round(sum(r.get("cost") or 0.0 for r in rows), 6)
     return out
 
@@ -75,14 +76,20 @@ def markdown(summary: dict) -> str:
     lines = ["| task | format | domain | n | official | sound | extracted | errors |",
              "|---|---|---|---|---|---|---|---|"]
     for row in summary["rows"]:
+        if not row["n"]:  # every question of the row errored: no accuracy to show
+            lines.append(f"| {row['task']} | {row['format']} | {row['domain']} | 0 | error | error | - | "
+                         f"{row['errors']} |")
+            continue
         lines.append(f"| {row['task']} | {row['format']} | {row['domain']} | {row['n']} | "
                      f"{row['official']:.1%} ± {row['official_se']:.1%} | {row['sound']:.1%} ± {row['sound_se']:.1%} "
                      f"| {row['extracted']:.0%} | {row['errors']} |")
     overall = summary["overall"]
     errors = (f" {overall['errors']} question(s) ended in an LLM error and are not scored (rerun apb acp eval with "
               "--resume to ask them again).") if overall["errors"] else ""
-    lines += ["", f"Overall: {summary['questions']} questions, {overall['n']} answered, official "
-              f"{overall['official']:.1%}, sound {overall['sound']:.1%}, cost ${overall['cost_usd']:.4f}.{errors}",
+    scores = (f"official {overall['official']:.1%}, sound {overall['sound']:.1%}" if overall["n"]
+              else "no accuracy (every question ended in an error)")
+    lines += ["", f"Overall: {summary['questions']} questions, {overall['n']} answered, {scores}, "
+              f"cost ${overall['cost_usd']:.4f}.{errors}",
               "", "Published figures:"]
     for fmt, entry in summary["paper"].items():
         lines.append(f"- {fmt}: {entry['source']}; " + "; ".join(entry["notes"]))

@@ -32,6 +32,9 @@ from apb.acp.truth import (
     verdict_check,
 )
 from apb.engine import ApbError
+from apb.engine.limits import MAX_ANSWER_CHARS
+
+OFFICIAL_MAX_CHARS = 65_536  # responses the official reading reads (its Lark parser is slow on long text)
 
 
 @dataclass
@@ -285,9 +288,13 @@ def score(q: Question, answer) -> Score:
 def score_response(q: Question, text: str) -> tuple[object, Score]:
     """A model's response scored by both: the official verdict reads the raw text as the official code does (lm-eval
     filters, the Lark grammar), the sound scorer reads it with apb's tolerant `extract`. Returns (the extracted
-    answer or MISSING, the Score)."""
+    answer or MISSING, the Score). Never raises: a response that is not a string or is over
+    `apb.engine.limits.MAX_ANSWER_CHARS` is no answer; the official reading, whose parser takes seconds on long
+    text, reads responses up to `OFFICIAL_MAX_CHARS` (longer ones are wrong under it)."""
+    if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
+        return MISSING, Score(False, False, "the response is not read: not text, or over the length limit")
     answer = extract(text, q.task, q.format, (q.choices or {}).get("text"))
-    verdict = official_verdict(q, text)
+    official_ok = len(text) <= OFFICIAL_MAX_CHARS and official_verdict(q, text).correct
     check = sound(q, answer)
-    return answer, Score(verdict.correct, check.correct, check.reason)
+    return answer, Score(official_ok, check.correct, check.reason)
 

@@ -25,6 +25,9 @@ FINISH_WORDS = {"finish", "finished", "i am finished", "im finished", "i have fi
                 "im done", "i finish"}
 LOOK_WORDS = {"look around", "lookaround", "look", "i look around"}
 PDDL_ACTION = re.compile(r"\([^()]*\)")
+# an "Action:" label at a line start; blanks that are not newlines only, so a run of newlines is not rescanned from
+# each of its lines (`^\s*` took quadratic time on a million newlines)
+_ACTION_LABEL = re.compile(r"^[^\S\n]*action[^\S\n]*:", re.IGNORECASE | re.MULTILINE)
 
 
 prompt = prompt_family(PROMPTS)
@@ -247,6 +250,8 @@ class ActPDDLAgent(ActAgent):
 def first_line(text: str) -> str:
     """The first non-empty line, without an "Action:" label, list markers or quotes."""
     for line in text.splitlines():
+        if not line or line.isspace():
+            continue
         line = re.sub(r"^\s*(?:action\s*:|[>*\-]|\d+[.)])\s*", "", line.strip(), flags=re.IGNORECASE).strip()
         line = line.strip("\"'`").strip()
         if line:
@@ -257,7 +262,7 @@ def first_line(text: str) -> str:
 def split_react(text: str) -> tuple[str, str | None]:
     """(thought, action) of a ReAct answer; action None when there is no "Action:" line. A text with neither
     label counts as an action."""
-    match = re.search(r"^\s*action\s*:", text, flags=re.IGNORECASE | re.MULTILINE)
+    match = _ACTION_LABEL.search(text)
     if match is not None:
         thought = re.sub(r"^\s*think\s*:", "", text[:match.start()], flags=re.IGNORECASE).strip()
         return thought, first_line(text[match.end():])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from apb.engine.errors import PDDLError, decode_problem
+from apb.engine.limits import MAX_PROBLEM_CHARS, over_limit
 from apb.engine.model import Domain, Problem
 from apb.engine.parser import parse_domain, parse_problem
 from apb.engine.task import Task
@@ -48,6 +49,17 @@ def load_domain(domain) -> Domain:
 def load_problem(problem, domain: Domain) -> Problem:
     """Parses a problem (path, PDDL text or `pddl.core.Problem`) against a parsed domain."""
     text, name = _read(problem, "problem")
+    return parse_problem(text, domain, name)
+
+
+def problem_from_text(text: str, domain: Domain, name: str = "<answer>") -> Problem:
+    """Parses PDDL problem text that may come from a model: only ever read as text (never opened as a path), and
+    text over `apb.engine.limits.MAX_PROBLEM_CHARS` is refused with PDDLError before it is read."""
+    if not isinstance(text, str):
+        raise PDDLError(f"expected PDDL problem text, got {type(text).__name__}", file=name)
+    refused = over_limit(text, MAX_PROBLEM_CHARS, "problem text")
+    if refused is not None:
+        raise PDDLError(refused, file=name)
     return parse_problem(text, domain, name)
 
 

@@ -32,10 +32,11 @@ from apb.engine.axioms import AxiomEvaluator, stratify
 from apb.engine.bits import bit_ids, bit_mask
 from apb.engine.compiled import compile_actions, interpreted_transition
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
-from apb.engine.errors import ActionError, NotApplicableError
+from apb.engine.errors import ActionError, NotApplicableError, PlanError
 from apb.engine.explain import Explainer, Unmet
 from apb.engine.formulas import FormulaGrounder, make, to_nnf
 from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, ground, paused_gc
+from apb.engine.limits import MAX_ANSWER_CHARS, over_limit
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
 from apb.engine.plans import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
@@ -546,14 +547,34 @@ class Task:
         return (name, *args)
 
     # ---- plans ---------------------------------------------------------------------------------------------
-    def validate(self, plan: Iterable | str | os.PathLike) -> ValidationResult:
-        """Executes a plan from the initial state: a plan file path, plan text, a `Plan`, action strings or
-        GroundActions. Reports the first failing step with its unmet preconditions, or the unmet goals, and
-        the cost of the steps executed.
+    def validate(self, plan: Iterable | str) -> ValidationResult:
+        """Executes a plan from the initial state: plan text, a `Plan`, action strings or GroundActions. Reports
+        the first failing step with its unmet preconditions, or the unmet goals, and the cost of the steps executed.
+
+        Text is only ever read as plan text (never opened as a file: `validate_file` reads plan files), and any
+        string gets a verdict, never an exception: text that is not one `(action ...)` per line is invalid with kind
+        `syntax`, text over `apb.engine.limits.MAX_ANSWER_CHARS` invalid with kind `too_long`.
         """
-        if isinstance(plan, str | os.PathLike):
-            text = os.fspath(plan)
-            plan = parse_plan(text) if "(" in text or not text.strip() else read_plan(text)
+        if isinstance(plan, os.PathLike):
+            raise TypeError("Task.validate takes plan text, a Plan or actions, never a path: read a plan file with "
+                            "Task.validate_file(path)")
+        if isinstance(plan, str):
+            refused = over_limit(plan, MAX_ANSWER_CHARS, "plan text")
+            if refused is not None:
+                return ValidationResult(False, 0, self.initial_state, kind="too_long", reason=refused)
+            try:
+                plan = parse_plan(plan)
+            except PlanError as err:
+                return ValidationResult(False, 0, self.initial_state, kind="syntax", reason=err.message,
+                                        line=err.line)
+        return self._execute(plan)
+
+    def validate_file(self, path: str | os.PathLike) -> ValidationResult:
+        """`validate` on a plan file (for plans a user gives, never for model output); an unreadable or malformed
+        file raises PlanError naming the file and line."""
+        return self._execute(read_plan(path))
+
+    def _execute(self, plan: Iterable) -> ValidationResult:
         steps = getattr(plan, "steps", plan)
         state = self.initial_state
         count = 0

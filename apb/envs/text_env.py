@@ -15,10 +15,11 @@ import numpy as np
 
 from apb.datasets import Dataset, ProblemEntry, optimal_length, resolve
 from apb.engine.errors import ActionError, ApbError
+from apb.engine.limits import MAX_TURN_CHARS
 from apb.engine.task import State, Task
 from apb.envs.observations import Encoding, check_modes
 from apb.envs.spaces import PrintableText
-from apb.nl.feedback import NLFeedback, PDDLFeedback, diagnose, split_action
+from apb.nl.feedback import MAX_QUOTED, Diagnosis, NLFeedback, PDDLFeedback, diagnose, split_action
 from apb.nl.render import DomainText, TaskText
 from apb.nl.sources import load_templates
 from apb.nl.variants import VARIANTS, apply_variant
@@ -325,8 +326,9 @@ class PDDLTextEnv(gym.Env):
         look = False
         executed = None
         cost = 0.0  # look-around and finish cost nothing; always a float: vector envs batch infos by type
+        too_long = isinstance(action, str) and len(action) > MAX_TURN_CHARS  # refused unread: a syntax failure
         try:
-            ground = task.parse_action(action)
+            ground = None if too_long else task.parse_action(action)
         except ActionError:
             ground = None
         if ground is not None:
@@ -346,7 +348,7 @@ class PDDLTextEnv(gym.Env):
                     reward = 1.0
                     observation += " " + feedback.goal_reached()
         else:
-            meta = split_action(action) if isinstance(action, str) else None
+            meta = split_action(action) if isinstance(action, str) and not too_long else None
             if meta is not None and f"({meta[0]})" == LOOK_AROUND and not meta[1]:
                 look = True
                 executed = LOOK_AROUND
@@ -364,7 +366,7 @@ class PDDLTextEnv(gym.Env):
                     observation = feedback.not_finished(unsatisfied, detail)
                     failure = {"kind": "goal_not_reached", "unmet": unsatisfied, "text": observation}
             else:
-                diagnosis = diagnose(task, action)
+                diagnosis = Diagnosis("syntax", action[:MAX_QUOTED + 1]) if too_long else diagnose(task, action)
                 valid = False
                 observation = feedback.failure(diagnosis)
                 failure = {"kind": diagnosis.kind, "unmet": [], "text": observation}

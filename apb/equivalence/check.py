@@ -73,7 +73,9 @@ def _counts(facts) -> Counter:
 
 def check(domain: Domain | str | Path, problem_a: Problem | str | Path, problem_b: Problem | str | Path, *,
           placeholder: bool = False, backend: str = "auto", budget: Budget | None = None) -> EquivalenceResult:
-    """Compares two problems of `domain` (each a Problem, path or PDDL text); see the module docstring."""
+    """Compares two problems of `domain` (each a Problem, a Path or PDDL text: a string is never opened as a path);
+    see the module docstring. Unreadable problems raise the engine's PDDLError (EquivalenceError for goals that are
+    not conjunctions)."""
     dom = as_domain(domain)
     a, b = load_scene(dom, problem_a), load_scene(dom, problem_b)
     if sorted(a.objects.values()) != sorted(b.objects.values()):

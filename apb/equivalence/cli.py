@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from rich.markup import escape
 
@@ -44,8 +45,8 @@ def cmd_equiv(args: argparse.Namespace) -> int:
     """Prints the verdict (and the renaming or the reason); the exit code says it too."""
     budget = None if args.max_states is None else Budget(explore=args.max_states, search=args.max_states,
                                                          total=5 * args.max_states)
-    result = check(args.domain, args.problem_a, args.problem_b, placeholder=args.placeholder, backend=args.backend,
-                   budget=budget)
+    result = check(Path(args.domain), Path(args.problem_a), Path(args.problem_b), placeholder=args.placeholder,
+                   backend=args.backend, budget=budget)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

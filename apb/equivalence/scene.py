@@ -1,7 +1,7 @@
 """A problem as equivalence sees it: typed objects, the initial facts and the goal literals, as plain tuples.
 
-Built from the engine's parsed model (`apb.engine.load_domain` / `load_problem`), so every input the engine accepts
-(paths, PDDL text, parsed objects) works, and bad PDDL fails with the engine's located error.
+Built from the engine's parsed model (`apb.engine.load_domain` / `load_problem`): a problem is a Path (a file), PDDL
+text (a string, never opened as a path) or a parsed Problem, and bad PDDL fails with the engine's located error.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from apb.engine import Domain, Literal, Problem, load_domain, load_problem
 from apb.engine.errors import ApbError
+from apb.engine.loader import problem_from_text
 
 Atom = tuple  # (predicate, arg, ...)
 
@@ -52,8 +53,15 @@ def goal_literals(problem: Problem) -> tuple[Literal, ...]:
 
 
 def load_scene(domain: Domain, problem: Problem | str | Path) -> Scene:
-    """Parses `problem` against `domain` (unless already parsed) and extracts its facts."""
-    parsed = problem if isinstance(problem, Problem) else load_problem(problem, domain)
+    """Parses `problem` against `domain` (unless already parsed) and extracts its facts: a Path is read as a file,
+    a string is PDDL text only (never opened as a path: a model's answer is data), bounded as
+    `apb.engine.loader.problem_from_text` bounds it."""
+    if isinstance(problem, Problem):
+        parsed = problem
+    elif isinstance(problem, str):
+        parsed = problem_from_text(problem, domain, "<text>")
+    else:
+        parsed = load_problem(problem, domain)
     literals = goal_literals(parsed)
     init = frozenset((lit.predicate, *lit.args) for lit in parsed.init if lit.positive)
     goal = frozenset((lit.predicate, *lit.args) for lit in literals if lit.positive)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from apb.eval.trajectory import FINAL_SUFFIX, PART_SUFFIX, TrajectoryError, read_trajectory
+from apb.eval.trajectory import FINAL_SUFFIX, PART_SUFFIX, TrajectoryError, json_line, read_trajectory
 
 RESULTS_FILE = "results.jsonl"
 
@@ -121,7 +121,7 @@ class RecordStore:
                     handle.truncate(len(text[: text.rfind("\n") + 1].encode("utf-8")))
 
     def write(self, record: dict) -> None:
-        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        line = json_line(record)
         with self._lock, open(self.path, "a", encoding="utf-8") as handle:
             handle.write(line)
             handle.flush()

@@ -259,7 +259,8 @@ def metric_rows(rows: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]
               "invalid actions", "look-arounds", "errors", "stop reasons"]
     body = [[domain_label(r["domain"]), agent_label(r["agent"]), model_label(r["model"]), r["split"] or "–",
              str(r["episodes"]), str(r["seeds"]), str(r["solved"]),
-             pct(r["acc"]) + (f" ± {pct(r['acc_se'])}" if r["acc_se"] else ""), pct(r["acc0"]),
+             *(("error", "error") if r["episodes"] and r["errors"] == r["episodes"] else  # no accuracy, not 0%
+               (pct(r["acc"]) + (f" ± {pct(r['acc_se'])}" if r["acc_se"] else ""), pct(r["acc0"]))),
              num(r["lf"]) + ("*" if r.get("lf_gold_n") else ""), str(r["invalid_actions"]), str(r["look_arounds"]),
              str(r["errors"]), ", ".join(f"{k}: {v}" for k, v in r["stop_reasons"].items()) or "–"] for r in rows]
     if any(r.get("plan_cost") is not None for r in rows):  # action costs: mean plan cost, cost-normalised LF

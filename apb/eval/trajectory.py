@@ -18,6 +18,7 @@ from typing import Any
 
 from apb.datasets import source_name
 from apb.engine.errors import ApbError
+from apb.engine.limits import has_surrogates
 
 LLM_ROLES = ("planner", "translator", "explainer", "grounder")
 PART_SUFFIX = ".jsonl.part"
@@ -102,7 +103,7 @@ def prompts_hash() -> str:
 
 def messages_hash(messages: Any) -> str:
     text = json.dumps(messages, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def slim_event(event: dict) -> dict:
@@ -174,8 +175,16 @@ def error_footer(error: str, *, seconds: float, optimal_plan_length: int | None 
             "plan_cost": None, "optimal_plan_cost": optimal_plan_cost, "seconds": round(seconds, 4)}
 
 
-def _dump(line: dict) -> str:
-    return json.dumps(line, ensure_ascii=False, default=str) + "\n"
+def json_line(record: Any) -> str:
+    """A JSON line for a UTF-8 file: characters as they are, except that a record holding a lone surrogate (an LLM
+    reply can carry one) is written with \\u escapes, which read back as the same text."""
+    text = json.dumps(record, ensure_ascii=False, default=str)
+    if has_surrogates(text):
+        text = json.dumps(record, ensure_ascii=True, default=str)
+    return text + "\n"
+
+
+_dump = json_line
 
 
 class TrajectoryWriter:

@@ -31,3 +31,8 @@ def require(module: str, extra: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as err:
         raise MissingExtraError(f"{module} is not installed ({err}): pip install \"apb[{extra}]\"") from None
+
+
+def as_flag(value: object) -> bool:
+    """A boolean option as a framework passes it: a bool, or text typed on a command line (`true`, `false`, `1`)."""
+    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on")

@@ -20,6 +20,7 @@ from typing import Any
 
 from apb.agents.act import PDDL_ACTION, command_of, english_action, first_line, split_react
 from apb.engine.errors import ApbError
+from apb.engine.limits import MAX_TURN_CHARS, clean
 from apb.prompts import fill_prompt
 
 DEFAULT_MAX_STEPS = "default"  # the split's step limit, as `apb eval` gives an LLM agent
@@ -64,6 +65,8 @@ class GameSession:
         from apb.envs.registration import GENERIC_ID, register_envs
         from apb.translators import make_translator
 
+        if isinstance(max_steps, str) and max_steps.strip().lstrip("+-").isdigit():
+            max_steps = int(max_steps)  # a command line's option (verifiers' --env.taskset.max-steps 4, GEM's kwargs)
         if max_steps == DEFAULT_MAX_STEPS:
             from apb.eval.trajectory import split_step_limit
 
@@ -97,11 +100,14 @@ class GameSession:
         return fill_prompt("agents/act/system", domain_description=str(self.info["domain_description"]).strip())
 
     def step(self, text: str) -> Turn:
-        """One turn: the model's text -> a grounded action -> env.step. Never raises on any text."""
+        """One turn: the model's text -> a grounded action -> env.step. Never raises on any text: lone surrogates
+        become U+FFFD, and a text over `apb.engine.limits.MAX_TURN_CHARS` goes to the env unread, which refuses it
+        (an invalid action, a syntax failure)."""
         self._require_reset()
         if self.done:
             raise ApbError("the episode is over: call reset() before step()")
-        action = self.action_of(text)
+        text = clean(text if isinstance(text, str) else str(text))
+        action = text if len(text) > MAX_TURN_CHARS else self.action_of(text)
         observation, reward, terminated, truncated, info = self.env.step(action)
         self.observation, self.info = observation, info
         turn = Turn(text, action, self.with_hints(observation), float(reward), bool(terminated), bool(truncated),

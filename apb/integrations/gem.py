@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apb.integrations import require
+from apb.integrations import as_flag, require
 
 require("gem", "gem")
 
@@ -34,6 +34,7 @@ from gem.core import Env  # noqa: E402
 from gem.envs.registration import ENV_REGISTRY, register  # noqa: E402
 from gem.utils.parsing import extract_last_boxed_answer  # noqa: E402
 
+from apb.engine.limits import MAX_TURN_CHARS  # noqa: E402
 from apb.integrations.game import DEFAULT_MAX_STEPS, GameSession  # noqa: E402
 
 NAMESPACE = "apb"
@@ -51,6 +52,7 @@ class ApbGemEnv(Env):
                  max_steps: int | str | None = DEFAULT_MAX_STEPS, hints: bool = False, require_finish: bool = False,
                  seed: int | None = None, **_: Any) -> None:
         super().__init__()
+        hints, require_finish = as_flag(hints), as_flag(require_finish)  # kwargs typed as text stay booleans
         self.config = {"domain": domain, "problem": problem, "split": split, "description": description,
                        "translator": translator, "max_steps": max_steps, "hints": hints,
                        "require_finish": require_finish}
@@ -68,8 +70,9 @@ class ApbGemEnv(Env):
         return f"{self.game.system_prompt}\n\n{task}", self._info(None)
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        boxed = extract_last_boxed_answer(action) if "\\boxed" in action else None
-        turn = self.game.step(boxed if boxed is not None else action)
+        text = action if isinstance(action, str) else str(action)
+        boxed = extract_last_boxed_answer(text) if "\\boxed" in text and len(text) <= MAX_TURN_CHARS else None
+        turn = self.game.step(boxed if boxed is not None else text)
         return turn.observation, turn.reward, turn.terminated, turn.truncated, self._info(turn)
 
     def _info(self, turn) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from apb.integrations import require
+from apb.integrations import as_flag, require
 
 require("inspect_ai", "inspect")
 
@@ -60,7 +60,7 @@ class InspectLLM:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.last_messages: list[Any] = []
-        self.error: BaseException | None = None  # the model's failure (401, 500 after retries, ...), if any
+        self.failure: BaseException | None = None  # the model's last error (401, 500 after retries, ...), re-raised
 
     def complete(self, messages, *, max_tokens=None, temperature=0.0, stop=None, seed=None,
                  choices=None) -> Completion:
@@ -78,7 +78,7 @@ class InspectLLM:
         try:
             output = await self.model.generate(chat, config=config)
         except Exception as err:
-            self.error = err  # apb's episode records it and stops; apb_agent raises it for Inspect
+            self.failure = err  # apb's episode records it and stops; apb_agent raises it for Inspect
             raise
         self.last_messages = [*chat, ChatMessageAssistant(content=output.completion)]
         usage = output.usage
@@ -86,6 +86,10 @@ class InspectLLM:
                           Usage(usage.input_tokens, usage.output_tokens) if usage is not None else Usage(),
                           cost=None, latency=time.perf_counter() - start, model=str(self.model),
                           provider=INSPECT_MODEL, finish_reason=output.stop_reason)
+
+
+class EpisodeError(RuntimeError):
+    """An apb episode ended in an error that was not the model's (an agent's or env's bug)."""
 
 
 def to_inspect_message(message: dict) -> Any:
@@ -150,13 +154,17 @@ def play_episode(spec_data: dict, llm: Any) -> dict:
 
 @solver
 def apb_agent():
-    """Plays the sample's episode with the apb agent of its spec, the Inspect model answering the agent's calls."""
+    """Plays the sample's episode with the apb agent of its spec, the Inspect model answering the agent's calls. An
+    episode that ended in an error (the model's, an API's, the agent's) is the sample's error, as Inspect records
+    it for any task (log status `error`; `--retry-on-error` and `eval-retry` run it again), never a wrong answer."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         llm = InspectLLM(get_model())
         outcome = await anyio.to_thread.run_sync(play_episode, state.metadata["spec"], llm)
-        if llm.error is not None:  # a model/API error is the sample's error (log status `error`), not a score of 0
-            raise llm.error
+        if outcome["stop_reason"] == "error":
+            if llm.failure is not None:
+                raise llm.failure
+            raise EpisodeError(f"the apb episode failed: {outcome['error']}")
         if llm.last_messages:
             state.messages = llm.last_messages
         state.metadata["apb"] = outcome
@@ -337,7 +345,7 @@ def _text(value: Any) -> str:
 
 def _flag(value: Any) -> bool:
     """A -T flag: Inspect passes `true`/`false` through YAML, a string from some callers."""
-    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
+    return as_flag(value)
 
 
 __all__ = ["InspectLLM", "acp", "acp_answer", "acp_samples", "apb_agent", "game", "game_samples", "goal_reached",

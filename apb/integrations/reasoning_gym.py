@@ -12,13 +12,16 @@ Each entry is a problem drawn by the domain's apb generator (`params`: its size 
 balls, cars; see `apb generate DOMAIN --param`), solved optimally by A* + LM-cut, and kept when its optimal
 length is within `min_length`..`max_length` (the difficulty knob). `view`: `nl` (the domain's curated English
 description and the problem in English, as the games show them) or `pddl` (domain and problem PDDL).
-`score_answer` is 1.0 exactly when `Task.validate` accepts the answer as a plan of the entry's problem (one PDDL
-action per line, `;` comments allowed), else 0.0: an answer that is not a plan scores 0.0, never raises.
+`score_answer` is 1.0 exactly when `Task.validate` accepts the answer as plan text of the entry's problem (one PDDL
+action per line, `;` comments allowed), else 0.0: the answer is only ever read as text (never opened as a path), and
+an answer that is not a plan (not a string, not plan text, NUL bytes, over 1,000,000 characters) scores 0.0, never
+raises.
 
 `apb_acp_<task>` (app, prog, reach, areach, val, just, land, nexta): ACP questions about `domain` in `format`
 (bool, mcq, gen; nexta: gen), generated with proved gold by `apb.acp.generate`; the prompt is `apb acp eval`'s
-(zero-shot), `answer` the gold as a model is asked to write it, and `score_answer` apb's official-semantics verdict
-on the extracted answer.
+(zero-shot), `answer` the gold as a model is asked to write it, and `score_answer` apb's sound verdict on the
+extracted answer (a reward for training: a hedge such as `yes no` or an unreadable answer scores 0.0; ACPBench's
+official reading, kept by `apb acp eval` and the other reports, gives credit to some hedges).
 """
 
 from __future__ import annotations
@@ -109,14 +112,11 @@ class ApbPlanDataset(ProceduralDataset):
                        "length bounds or change params")
 
     def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
-        """1.0 when apb's validator accepts `answer` as a plan of the entry's problem, else 0.0."""
+        """1.0 when apb's validator accepts `answer` as plan text of the entry's problem, else 0.0 (never raises)."""
         if not isinstance(answer, str) or not answer.strip():
             return 0.0
         meta = entry["metadata"]
-        try:
-            return 1.0 if _task(meta["domain"], meta["problem_pddl"]).validate(answer).valid else 0.0
-        except ApbError:  # not plan text at all (PlanError) and the like
-            return 0.0
+        return 1.0 if _task(meta["domain"], meta["problem_pddl"]).validate(answer).valid else 0.0
 
 
 @lru_cache(maxsize=256)
@@ -166,7 +166,7 @@ class ApbACPConfig:
 
 class ApbACPDataset(ProceduralDataset):
     """ACP questions with proved gold (`apb.acp.generate`); `answer` is the gold as a model is asked to write it,
-    `metadata["question"]` the whole question; `score_answer` is apb's official-semantics scorer (1.0 or 0.0)."""
+    `metadata["question"]` the whole question; `score_answer` is apb's sound scorer (1.0 or 0.0)."""
 
     task = "app"
 
@@ -193,12 +193,14 @@ class ApbACPDataset(ProceduralDataset):
                        f"{MAX_ATTEMPTS} attempts")
 
     def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
-        """The official verdict on the response `answer`, as `apb acp eval` scores it (no answer scores 0)."""
+        """The sound verdict on the response `answer`, as `apb acp eval` scores it (no answer or a hedge scores 0)."""
         from apb.acp import Question
         from apb.acp.scorers import score_response
 
+        if not isinstance(answer, str):
+            return 0.0
         q = Question.from_dict(entry["metadata"]["question"])
-        return 1.0 if answer is not None and score_response(q, answer)[1].official else 0.0
+        return 1.0 if score_response(q, answer)[1].sound else 0.0
 
 
 def register_all() -> list[str]:

@@ -26,6 +26,7 @@ from apb.integrations import require
 require("verifiers.v1", "verifiers")
 
 import verifiers.v1 as vf  # noqa: E402
+from pydantic import field_validator  # noqa: E402
 
 from apb.integrations.game import DEFAULT_MAX_STEPS, GameSession  # noqa: E402
 
@@ -45,6 +46,14 @@ class ApbGameConfig(vf.TasksetConfig):
     hints: bool = False
     valid_action_weight: float = 0.0
     plan_length_weight: float = 0.0
+
+    @field_validator("max_steps", mode="before")
+    @classmethod
+    def _steps_as_number(cls, value: Any) -> Any:
+        """`--env.taskset.max-steps 4` arrives as the text "4": a number of steps, else `default`."""
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            return int(value)
+        return value
 
 
 class ApbGameData(vf.TaskData):

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from apb.engine import Domain, Problem, Task, load_problem
+from apb.engine import Domain, Problem, Task
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning, decode_problem
+from apb.engine.loader import problem_from_text
 from apb.equivalence import Budget, check
 from apb.equivalence.closure import UNSOLVABLE, is_strips
 from apb.equivalence.rules import rule_closure
@@ -81,7 +82,8 @@ class Assessment:
 
 
 def _text(source: str | Path) -> str:
-    """PDDL text from a Path (which must exist) or a string: a file's path when it names one, else the text."""
+    """PDDL text from a Path (which must exist) or a string, which is the text itself: a string is never opened as
+    a path (a model's answer is data)."""
     if isinstance(source, Path):
         try:
             return source.read_text(encoding="utf-8")
@@ -90,8 +92,6 @@ def _text(source: str | Path) -> str:
                             hint="re-save it as UTF-8") from None
         except OSError as err:
             raise PDDLError(f"cannot read the problem: {err}", file=str(source)) from None
-    if "(" not in source and Path(source).is_file():
-        return _text(Path(source))
     return source
 
 
@@ -101,7 +101,7 @@ def _parse(text: str, domain: Domain, name: str) -> Problem:
         raise PDDLError("not a PDDL problem: expected '(define (problem ...) ...)'", file=name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PDDLWarning)
-        problem = load_problem(text, domain)
+        problem = problem_from_text(text, domain, name)
     goal = problem.goal
     if getattr(problem, "complex_goal", ()) or not isinstance(goal, tuple) or any(not lit.positive for lit in goal):
         raise PDDLError("the goal must be a conjunction of positive atoms (negative or disjunctive goals are "
@@ -229,7 +229,8 @@ def _strict_flaw(text: str, domain: Domain) -> str | None:
 def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path | None = None, *,
            placeholder: bool = False, planner: str = "gbfs", max_nodes: int = 200000,
            budget: Budget | None = None) -> Assessment:
-    """Scores `predicted` against `gold` (paths or PDDL text) and says why (see the module docstring)."""
+    """Scores `predicted` against `gold` (each a Path or PDDL text; a string is never opened as a path) and says why
+    (see the module docstring). A predicted text over `apb.engine.limits.MAX_PROBLEM_CHARS` is unparseable."""
     gold_text, pred_text = _text(gold), _text(predicted)
     dom = resolve_domain(gold_text, domain)
     gold_error = ""

@@ -16,6 +16,7 @@ from typing import Any
 from apb.agents.llm_plus_p import extract_problem_pddl
 from apb.engine import load_domain
 from apb.engine.errors import ApbError, read_input
+from apb.engine.limits import MAX_ANSWER_CHARS, over_limit
 from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
 from apb.eval.rundir import fingerprint_files
 from apb.eval.runner import run_items
@@ -78,7 +79,12 @@ def score_pair(row: dict, llm, base: Path, rows: list[dict], shots: int, max_tok
 def score_answer(gold_pddl: str, text: str, domain, *, placeholder: bool = False) -> dict:
     """A model's answer scored as `apb nl2pddl eval` scores it: the PDDL problem read from the text (`predicted`),
     then (parseable, solvable, correct) against the gold problem with the checker's diagnostics. A gold problem
-    that does not parse scores all False with `gold_error` (the pair is broken, not the answer)."""
+    that does not parse scores all False with `gold_error` (the pair is broken, not the answer). The answer is only
+    ever read as text; one that is not a string or is over `apb.engine.limits.MAX_ANSWER_CHARS` is unparseable."""
+    refused = over_limit(text, MAX_ANSWER_CHARS) if isinstance(text, str) else "the answer is not text"
+    if refused is not None:
+        return {"parseable": False, "solvable": False, "correct": False, "domain": None, "answer_error": refused,
+                "planner_status": "", "plan_length": None, "verdict": "", "reason": "", "predicted": ""}
     predicted = extract_problem_pddl(text)
     try:
         result = assess(gold_pddl, predicted, domain, placeholder=placeholder)

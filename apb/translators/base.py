@@ -6,6 +6,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from apb.engine.limits import MAX_TURN_CHARS, over_limit
 from apb.llm.base import Usage
 from apb.translators.problem import ProblemView
 
@@ -78,8 +79,9 @@ class ProblemCache:
 
 
 class Translator:
-    """Base class: `translate(text, info)` (and calling the translator) never raises; subclasses implement
-    `_translate(text, view, info)` on cleaned-up input."""
+    """Base class: `translate(text, info)` (and calling the translator) never raises; text over
+    `apb.engine.limits.MAX_TURN_CHARS` gets no action; subclasses implement `_translate(text, view, info)` on
+    cleaned-up input."""
 
     kind = "base"
 
@@ -91,6 +93,9 @@ class Translator:
             text = bytes(text).decode("utf-8", errors="replace")
         if not isinstance(text, str):
             return failed(text, f"the text to translate must be a string, not {type(text).__name__}")
+        refused = over_limit(text, MAX_TURN_CHARS, "text to translate")
+        if refused is not None:  # bounded time on any text: one turn's worth is read, no more
+            return failed(text, refused)
         if not text.strip():
             return failed(text, "empty text")
         if not isinstance(info, dict) or not info.get("action_schemas"):
