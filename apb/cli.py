@@ -4,7 +4,8 @@ examples build, cache, bench.
 Exit codes, the same for every command (the README's table): 0 success, 1 a negative answer or problems found
 (invalid plan, no plan found, not equivalent, a wrong answer, audit findings, an item that ended in an error),
 2 usage or input errors (one line naming the flag, file or value, and what to do; nothing written), 130
-interrupted by Ctrl-C (after keeping what was finished). User errors never print a traceback.
+interrupted by Ctrl-C (after keeping what was finished), 143 the same after SIGTERM (apb.stop). User errors never
+print a traceback.
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from apb.engine import (
     read_plan,
 )
 from apb.flags import non_negative_int, positive_float, positive_int
+from apb.stop import exit_code as interrupted_code
+from apb.stop import what as interrupted_word
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -533,14 +536,15 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as stop:
         summary = getattr(stop, "summary", None)  # the runner's RunInterrupted: what finished
+        word = interrupted_word()  # "interrupted" (Ctrl-C) or "terminated (SIGTERM)"
         if summary:
-            err.print(f"interrupted: {summary['finished']} of {summary['total']} {summary['noun']}(s) finished and "
+            err.print(f"{word}: {summary['finished']} of {summary['total']} {summary['noun']}(s) finished and "
                       f"kept in {escape(summary['out'])}; rerun the same command with --resume for the rest")
         else:  # every resumable command has a --resume flag
             resume = " (finished work is kept: rerun with --resume)" if hasattr(args, "resume") else ""
-            err.print(f"interrupted{resume}")
-        _exit_now(EXIT_INTERRUPTED)
-        return EXIT_INTERRUPTED
+            err.print(f"{word}{resume}")
+        _exit_now(interrupted_code())
+        return interrupted_code()
 
 
 def _exit_now(code: int) -> None:

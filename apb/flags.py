@@ -35,3 +35,18 @@ def positive_float(value: str) -> float:
     if not number > 0 or number == float("inf"):
         raise argparse.ArgumentTypeError(f"{value} must be a positive number")
     return number
+
+
+def add_set_overwrite_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--overwrite` and `--overwrite-results` of a command that writes a generated set (questions, pairs)."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace the {what} an earlier run wrote into --out (only the files it wrote; yours are "
+                             "kept)")
+    parser.add_argument("--overwrite-results", action="store_true",
+                        help="with --overwrite, also delete the results of runs on the old set kept inside --out "
+                             "(e.g. the eval/ of apb acp eval); without it --overwrite refuses, naming them")
+
+
+def set_overwrite_options(args: argparse.Namespace) -> dict:
+    """The folder-rule keywords (`overwrite`, `overwrite_results`) of `add_set_overwrite_flags`'s flags."""
+    return {"overwrite": bool(args.overwrite or args.overwrite_results), "overwrite_results": args.overwrite_results}
