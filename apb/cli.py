@@ -34,11 +34,13 @@ from apb.engine import (
     load_task,
     read_plan,
 )
-from apb.flags import non_negative_int, positive_float, positive_int
+from apb.flags import at_most, non_negative_int, positive_float, positive_int
 from apb.stop import exit_code as interrupted_code
 from apb.stop import what as interrupted_word
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+MAX_GENERATED = 10_000  # apb generate --count: more would run for days
+MAX_DUPLICATES = 1_000  # apb generate stops after this many duplicate problems in a row
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -313,7 +315,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             err.print(escape(line))
 
     built = build(load_domain(folder / "domain.pddl"), module.generate, candidates, count=args.count,
-                  timeout=args.timeout, log=log)
+                  timeout=args.timeout, log=log, max_duplicates=MAX_DUPLICATES)
     if not built:
         raise BadInput(f"no solvable problem came out of seeds {args.seed}.. with {params or 'default parameters'}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -447,7 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("generate", help="generate new problems with gold plans for a bundled domain")
     p.add_argument("domain")
     p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
-    p.add_argument("--count", type=positive_int, default=5)
+    p.add_argument("--count", type=at_most(MAX_GENERATED), default=5,
+                   help=f"problems to generate (default 5, at most {MAX_GENERATED})")
     p.add_argument("--seed", type=non_negative_int, default=0, help="first seed; problem i uses seed + i")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="generator parameter (repeatable)")
     p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds per problem for A*, then for GBFS")

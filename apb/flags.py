@@ -21,6 +21,19 @@ def positive_int(value: str) -> int:
     return _whole(value, 1, "at least 1")
 
 
+def at_most(high: int):
+    """argparse type: an integer from 1 to `high` (counts whose work grows with them)."""
+
+    def whole(value: str) -> int:
+        number = _whole(value, 1, "at least 1")
+        if number > high:
+            raise argparse.ArgumentTypeError(f"{value} is more than {high}, the most this takes")
+        return number
+
+    whole.__name__ = f"at_most_{high}"
+    return whole
+
+
 def non_negative_int(value: str) -> int:
     """argparse type: an integer >= 0 (seeds, offsets)."""
     return _whole(value, 0, "0 or more")
