@@ -172,7 +172,8 @@ def test_a_dataset_folder_served_never_shows_its_path(tmp_path):
 
 def start_server(*flags: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    log = tempfile.TemporaryFile("w+")  # not a pipe: a server that logs much would block once a pipe is full
+    # a file, not a pipe: a server that logs much would block once a pipe is full (closed by stop_server)
+    log = tempfile.TemporaryFile("w+")  # noqa: SIM115
     server = subprocess.Popen([sys.executable, "-m", "apb", "serve", "openenv", "--domain", "blocksworld", "--port",
                                str(port), *flags], stdout=subprocess.DEVNULL, stderr=log, text=True)
     server.log = log
@@ -184,6 +185,7 @@ def start_server(*flags: str) -> tuple[subprocess.Popen, str]:
 def stop_server(server: subprocess.Popen) -> None:
     server.terminate()
     server.wait(timeout=30)
+    server.log.close()
 
 
 def test_a_10_mb_body_gets_413_before_it_is_read(tmp_path):
@@ -231,7 +233,7 @@ def test_sessions_are_capped_with_a_clear_message_and_idle_ones_are_closed():
                 fourth.send(json.dumps({"type": "reset", "data": {"problem": 2}}))
                 assert json.loads(fourth.recv(timeout=30))["data"]["observation"]["problem_id"] == "p02"
                 fourth.send(json.dumps({"type": "step", "data": {"text": "x" * 5000}}))  # a message over --max-body
-                with pytest.raises(Exception, match="1009|too big"):
+                with pytest.raises(Exception, match=r"1009|too big"):
                     fourth.recv(timeout=30)
     finally:
         stop_server(server)

@@ -24,6 +24,7 @@ message too) is answered 413 before it is read. At most `max_sessions` WebSocket
 
 from __future__ import annotations
 
+import contextlib
 import re
 import uuid
 from typing import Any
@@ -35,12 +36,12 @@ from apb.integrations import require
 require("openenv.core", "openenv")
 
 from openenv.core.client_types import StepResult  # noqa: E402
-from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from openenv.core.env_client import EnvClient  # noqa: E402
 from openenv.core.env_server import Action, Environment, Observation, State  # noqa: E402
 from openenv.core.env_server.exceptions import SessionCapacityError  # noqa: E402
 from openenv.core.env_server.http_server import HTTPEnvServer  # noqa: E402
 from openenv.core.env_server.types import ConcurrencyConfig, EnvironmentMetadata  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from apb.engine.errors import ApbError  # noqa: E402
 from apb.integrations.game import DEFAULT_MAX_STEPS, GameSession  # noqa: E402
@@ -155,7 +156,7 @@ class ApbEnvironment(Environment[ApbAction, ApbObservation, ApbState]):
 
     def _check_open(self) -> None:
         if self.closed:
-            raise RequestError(f"this session was closed (idle longer than the server's timeout, or the server is "
+            raise RequestError("this session was closed (idle longer than the server's timeout, or the server is "
                                "stopping): open a new one")
 
     def step(self, action: ApbAction, timeout_s: float | None = None, **kwargs: Any) -> ApbObservation:
@@ -209,10 +210,8 @@ class BodyLimit:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "websocket":
-            try:
+            with contextlib.suppress(WebSocketDisconnect):  # OpenEnv closing a socket its client closed first
                 await self.app(scope, receive, send)
-            except WebSocketDisconnect:  # OpenEnv closing a socket its client closed first: nothing to report
-                pass
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
