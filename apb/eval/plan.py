@@ -101,6 +101,7 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
         if agent_spec(agent)[0] not in AGENTS:
             raise EvalError(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
         check_option_values(agent_class(agent), dict(options.get(agent) or {}), f"agent {agent!r}")
+        check_agent_builds(agent, dict(options.get(agent) or {}))
         if needs_llm(agent) and not model:
             raise EvalError(f"the {agent} agent needs an LLM: pass --llm SPEC (e.g. local, openai:gpt-4o-mini)")
         if description != "curated" and agent_view(agent) == "pddl":
@@ -126,6 +127,24 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
                                              require_finish=require_finish, max_steps=max_steps,
                                              description=description))
     return specs
+
+
+def check_agent_builds(agent: str, options: dict) -> None:
+    """Builds the agent once without a model, so that an option value it refuses (`llm+p:planner=bogus`,
+    `closed-loop:horizon=0`) is an EvalError now rather than an error in every episode. An agent that cannot be
+    built without its run-time arguments is left to the run."""
+    from apb.agents.base import AgentError
+    from apb.agents.registry import make_agent, needs_llm
+
+    try:  # a stand-in model: the agent only keeps it until a run calls it
+        agent_object = make_agent(agent, llm=object() if needs_llm(agent) else None, **options)
+    except AgentError as err:
+        raise EvalError(f"agent {agent!r}: {err}") from None
+    except Exception:  # it needs what only a run has (its model, its env): the run reports it
+        return
+    close = getattr(agent_object, "close", None)
+    if callable(close):
+        close()
 
 
 def check_translator(kind: str) -> None:
