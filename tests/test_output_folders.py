@@ -12,19 +12,12 @@ import sys
 import time
 from pathlib import Path
 
+from test_new_user_round import one_line_error
+
 from apb.cli import main
 from apb.eval.rundir import LOCK_FILE, RUN_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def one_line_error(capsys, *fragments: str) -> str:
-    err = capsys.readouterr().err
-    assert "Traceback" not in err, err
-    assert len(err.strip().splitlines()) == 1, err
-    for fragment in fragments:
-        assert fragment in err, err
-    return err
 
 
 def quick_eval(out: Path, *extra: str) -> int:
