@@ -85,6 +85,14 @@ def test_overwrite_refuses_when_the_run_file_lists_no_files(tmp_path, capsys):
     assert (out / "mine.txt").is_file() and (out / "episodes").is_dir()
 
 
+def test_overwrite_replaces_a_folder_whose_run_was_killed_before_writing_anything(tmp_path):
+    out = tmp_path / "Q"
+    out.mkdir()
+    (out / RUN_FILE).write_text(json.dumps({"kind": "acp-questions", "settings": {}}), encoding="utf-8")
+    assert acp_generate(out, "--overwrite") == 0
+    assert (out / "questions.jsonl").is_file()
+
+
 def test_nl2pddl_eval_of_an_empty_pairs_file_is_refused_and_writes_nothing(tmp_path, capsys):
     (tmp_path / "pairs.jsonl").write_text("", encoding="utf-8")
     (tmp_path / "answers.txt").write_text("x\n", encoding="utf-8")

@@ -165,6 +165,8 @@ def _overwritable(out: Path, content: list[Path], before: dict[str, Any], *, res
     """What `--overwrite` deletes in `out`: the files its run.json lists, run.json, and (with `overwrite_results`)
     other runs' results; a RunDirError naming them when that cannot be done safely."""
     listed = before.get("files")
+    if not isinstance(listed, list) and all(p.name == RUN_FILE for p in content):
+        return content  # a run killed before it wrote anything
     if not isinstance(listed, list):
         finish = " or pass --resume to finish that run" if resumable else ""
         raise RunDirError(f"{out}: its {RUN_FILE} does not list the files its run wrote (that run was killed, or "
