@@ -226,6 +226,8 @@ def test_sessions_are_capped_with_a_clear_message_and_idle_ones_are_closed():
             message = reply["data"]["message"]
             assert reply["type"] == "error" and "the server is full: 2 of 2" in message
             assert "--max-sessions" in message and "idle sessions close after 1 s" in message
+            with pytest.raises(RuntimeError, match="the server is full"), ApbEnvClient(base_url=url).sync() as env:
+                env.reset()  # apb's client says so too (OpenEnv's shows a bare closed connection)
             time.sleep(7)  # idle past the timeout (OpenEnv's reaper looks every 5 s at most)
             first.send(json.dumps({"type": "step", "data": {"text": "pick up block_a"}}))
             assert "session was closed" in json.loads(first.recv(timeout=30))["data"]["message"]

@@ -24,7 +24,9 @@ message too) is answered 413 before it is read. At most `max_sessions` WebSocket
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import re
 import uuid
 from typing import Any
@@ -243,8 +245,6 @@ class BodyLimit:
                 await self._refuse(send)
 
     async def _refuse(self, send, what: str | None = None) -> None:
-        import json
-
         body = json.dumps({"detail": f"{what or 'the request body is too large'}: at most {self.limit} bytes (an "
                                      "action is one line of text; the server's --max-body sets the limit)"}).encode()
         await send({"type": "http.response.start", "status": 413,
@@ -302,6 +302,21 @@ def serve_app(app, *, host: str = "127.0.0.1", port: int = 8000) -> None:
 
 class ApbEnvClient(EnvClient[ApbAction, ApbObservation, ApbState]):
     """OpenEnv's WebSocket client for an apb server: `reset(problem=...)`, `step(ApbAction(text=...))`, `state()`."""
+
+    async def _send_and_receive(self, message: dict[str, Any]) -> dict[str, Any]:
+        """OpenEnv's, except that a server that turned this session away (full) is an error with its message, not a
+        bare closed connection: the server's message waits in the socket's queue."""
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            return await super()._send_and_receive(message)
+        except ConnectionClosed:
+            told = None
+            with contextlib.suppress(Exception):
+                told = json.loads(await asyncio.wait_for(self._ws.recv(), timeout=1.0))
+            if isinstance(told, dict) and told.get("type") == "error":
+                raise RuntimeError(f"Server error: {(told.get('data') or {}).get('message')}") from None
+            raise
 
     def _step_payload(self, action: ApbAction) -> dict[str, Any]:
         return action.model_dump(exclude={"metadata"})
