@@ -34,6 +34,14 @@ def at_most(high: int):
     return whole
 
 
+def port_number(value: str) -> int:
+    """argparse type: a TCP port, 1-65535."""
+    number = _whole(value, 1, "at least 1")
+    if number > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: ports are 1-65535")
+    return number
+
+
 def non_negative_int(value: str) -> int:
     """argparse type: an integer >= 0 (seeds, offsets)."""
     return _whole(value, 0, "0 or more")

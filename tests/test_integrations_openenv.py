@@ -310,3 +310,16 @@ def test_load_32_clients_lose_nothing_stay_independent_and_memory_stays_flat():
     print(f"{clients} clients x {steps} steps: {clients * steps / took:.0f} steps/s; server RSS {warm:.0f} MB after "
           f"warm-up, {after:.0f} MB after")
     assert after - warm < 0.1 * warm, (warm, after)  # flat: no growth with the number of steps served
+
+
+def test_a_port_that_cannot_be_served_is_refused_before_serving():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for flags, fragment in ((["--port", str(port)], "Address already in use"),
+                                (["--port", "99999"], "ports are 1-65535"),
+                                (["--host", "no-such-host.invalid"], "cannot listen on no-such-host.invalid")):
+            done = subprocess.run([sys.executable, "-m", "apb", "serve", "openenv", *flags], capture_output=True,
+                                  text=True, timeout=120)
+            assert done.returncode == 2 and fragment in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from apb.console import make_console
-from apb.flags import non_negative_int, positive_float, positive_int
+from apb.flags import non_negative_int, port_number, positive_float, positive_int
 
 out = make_console()
 err = make_console(stderr=True)
@@ -22,6 +22,7 @@ def cmd_serve_openenv(args: argparse.Namespace) -> int:
     require("openenv.core", "openenv")
     from apb.integrations.openenv import create_app, serve_app
 
+    check_listen(args.host, args.port)
     problem = int(args.problem) if args.problem and args.problem.isdigit() else args.problem
     app = create_app(args.domain, problem=problem, split=args.split, description=args.description,
                      max_steps="default" if args.max_steps is None else args.max_steps, hints=args.hints,
@@ -31,6 +32,23 @@ def cmd_serve_openenv(args: argparse.Namespace) -> int:
               f"bodies up to {args.max_body} bytes")
     serve_app(app, host=args.host, port=args.port)
     return 0
+
+
+def check_listen(host: str, port: int) -> None:
+    """ApbError (one line, exit 2) when the server could not listen on host:port (unknown host, port in use), before
+    anything is loaded."""
+    import socket
+
+    from apb.engine.errors import ApbError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        raise ApbError(f"cannot listen on {host}:{port}: {error.strerror or error}; choose another --host or --port"
+                       ) from None
 
 
 def cmd_acp_export(args: argparse.Namespace) -> int:
@@ -101,7 +119,7 @@ def add_serve_parser(sub) -> None:
     serve_sub = p.add_subparsers(dest="server", metavar="SERVER", required=True)
     s = serve_sub.add_parser("openenv", help="an OpenEnv environment server for a domain's text game (extra: openenv)")
     s.add_argument("--domain", default="blocksworld", help="bundled domain name or dataset folder")
-    s.add_argument("--port", type=positive_int, default=8000)
+    s.add_argument("--port", type=port_number, default=8000, help="TCP port to listen on (default 8000)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
     s.add_argument("--problem", help="the problem a reset without one plays, every time (default: the split's "
                                      "first); 'random': a choice seeded by the reset's seed")
