@@ -4,7 +4,8 @@ examples build, cache, bench.
 Exit codes, the same for every command (the README's table): 0 success, 1 a negative answer or problems found
 (invalid plan, no plan found, not equivalent, a wrong answer, audit findings, an item that ended in an error),
 2 usage or input errors (one line naming the flag, file or value, and what to do; nothing written), 130
-interrupted by Ctrl-C (after keeping what was finished). User errors never print a traceback.
+interrupted by Ctrl-C (after keeping what was finished), 143 the same after SIGTERM (apb.stop). User errors never
+print a traceback.
 """
 
 from __future__ import annotations
@@ -33,9 +34,13 @@ from apb.engine import (
     load_task,
     read_plan,
 )
-from apb.flags import add_llm_concurrency, non_negative_int, positive_float, positive_int
+from apb.flags import add_llm_concurrency, at_most, non_negative_int, positive_float, positive_int
+from apb.stop import exit_code as interrupted_code
+from apb.stop import what as interrupted_word
 
-EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
+MAX_GENERATED = 10_000  # apb generate --count: more would run for days
+MAX_DUPLICATES = 1_000  # apb generate stops after this many duplicate problems in a row
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -309,7 +314,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             err.print(escape(line))
 
     built = build(load_domain(folder / "domain.pddl"), module.generate, candidates, count=args.count,
-                  timeout=args.timeout, log=log)
+                  timeout=args.timeout, log=log, max_duplicates=MAX_DUPLICATES)
     if not built:
         raise BadInput(f"no solvable problem came out of seeds {args.seed}.. with {params or 'default parameters'}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -443,7 +448,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("generate", help="generate new problems with gold plans for a bundled domain")
     p.add_argument("domain")
     p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
-    p.add_argument("--count", type=positive_int, default=5)
+    p.add_argument("--count", type=at_most(MAX_GENERATED), default=5,
+                   help=f"problems to generate (default 5, at most {MAX_GENERATED})")
     p.add_argument("--seed", type=non_negative_int, default=0, help="first seed; problem i uses seed + i")
     p.add_argument("--param", action="append", metavar="NAME=VALUE", help="generator parameter (repeatable)")
     p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds per problem for A*, then for GBFS")
@@ -533,14 +539,15 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as stop:
         summary = getattr(stop, "summary", None)  # the runner's RunInterrupted: what finished
+        word = interrupted_word()  # "interrupted" (Ctrl-C) or "terminated (SIGTERM)"
         if summary:
-            err.print(f"interrupted: {summary['finished']} of {summary['total']} {summary['noun']}(s) finished and "
+            err.print(f"{word}: {summary['finished']} of {summary['total']} {summary['noun']}(s) finished and "
                       f"kept in {escape(summary['out'])}; rerun the same command with --resume for the rest")
         else:  # every resumable command has a --resume flag
             resume = " (finished work is kept: rerun with --resume)" if hasattr(args, "resume") else ""
-            err.print(f"interrupted{resume}")
-        _exit_now(EXIT_INTERRUPTED)
-        return EXIT_INTERRUPTED
+            err.print(f"{word}{resume}")
+        _exit_now(interrupted_code())
+        return interrupted_code()
 
 
 def _exit_now(code: int) -> None:

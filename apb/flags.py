@@ -21,6 +21,27 @@ def positive_int(value: str) -> int:
     return _whole(value, 1, "at least 1")
 
 
+def at_most(high: int):
+    """argparse type: an integer from 1 to `high` (counts whose work grows with them)."""
+
+    def whole(value: str) -> int:
+        number = _whole(value, 1, "at least 1")
+        if number > high:
+            raise argparse.ArgumentTypeError(f"{value} is more than {high}, the most this takes")
+        return number
+
+    whole.__name__ = f"at_most_{high}"
+    return whole
+
+
+def port_number(value: str) -> int:
+    """argparse type: a TCP port, 1-65535."""
+    number = _whole(value, 1, "at least 1")
+    if number > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port: ports are 1-65535")
+    return number
+
+
 def non_negative_int(value: str) -> int:
     """argparse type: an integer >= 0 (seeds, offsets)."""
     return _whole(value, 0, "0 or more")
@@ -52,3 +73,18 @@ def add_executor(parser: argparse.ArgumentParser, noun: str) -> None:
     parser.add_argument("--executor", choices=("thread", "ray"), default="thread",
                         help=f"thread (default): {noun} in threads of this process; ray: {noun} as Ray tasks on a "
                              "local instance, or the cluster at $RAY_ADDRESS (pip install 'apb[ray]')")
+
+
+def add_set_overwrite_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--overwrite` and `--overwrite-results` of a command that writes a generated set (questions, pairs)."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace the {what} an earlier run wrote into --out (only the files it wrote; yours are "
+                             "kept)")
+    parser.add_argument("--overwrite-results", action="store_true",
+                        help="with --overwrite, also delete the results of runs on the old set kept inside --out "
+                             "(e.g. the eval/ of apb acp eval); without it --overwrite refuses, naming them")
+
+
+def set_overwrite_options(args: argparse.Namespace) -> dict:
+    """The folder-rule keywords (`overwrite`, `overwrite_results`) of `add_set_overwrite_flags`'s flags."""
+    return {"overwrite": bool(args.overwrite or args.overwrite_results), "overwrite_results": args.overwrite_results}

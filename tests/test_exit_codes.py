@@ -1,6 +1,6 @@
 """The README's exit-code table is what the commands really do: tools/exit_code_table.py runs every command in each
 situation (bad flag, unwritable --out, non-UTF-8 input, non-empty --out, --resume with other settings, a second
-run into the same folder, Ctrl-C) and the table it builds must equal the README's."""
+run into the same folder, Ctrl-C, SIGTERM) and the table it builds must equal the README's."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def test_the_readme_table_is_what_the_commands_do():
     assert table == tool.readme_table(), "run `python tools/exit_code_table.py --write` and review the diff:\n" + table
     for line in table.splitlines()[2:]:
         cells = [c.strip() for c in line.strip("|").split(" | ")][1:]
-        *situations, ctrl_c = cells
+        *situations, ctrl_c, sigterm = cells
         assert all(c == "—" or c.startswith("2: ") for c in situations), line  # input errors: exit 2, a message
-        assert ctrl_c == "—" or ctrl_c.startswith("130: "), line
-    assert table.count("130: ") >= 3
+        assert ctrl_c == "—" or ctrl_c.startswith("130: interrupted"), line
+        assert sigterm == "—" or sigterm.startswith("143: terminated (SIGTERM)"), line  # handled as Ctrl-C is
+    assert table.count("130: ") >= 3 and table.count("143: ") == table.count("130: ")

@@ -280,3 +280,29 @@ def test_bench_without_llama_cpp_is_an_apb_error(monkeypatch):
 def test_bench_rejects_bad_thread_lists():
     with pytest.raises(SystemExit):
         _bench_parser().parse_args(["llm", "--threads", "one,two"])
+
+
+# ---- every CPU: llama.cpp's weight repacking is off ------------------------------------------------------------
+def test_the_model_loads_with_weight_repacking_off_and_the_global_default_is_left_alone(llm):
+    # on CPUs with AMX llama.cpp repacks the weights into an AMX buffer and the first completion segfaults;
+    # apb turns the extra buffer types (used for repacking) off for the models it loads
+    llama_cpp = import_llama_cpp()
+    assert llm._model().llama.model_params.use_extra_bufts is False
+    assert llama_cpp.llama_cpp.llama_model_default_params().use_extra_bufts is True  # only apb's load changes it
+
+
+def test_make_llm_local_completes_prompts_in_a_fresh_process():
+    # the product's path (make_llm("local")), in a child so a segfault in llama.cpp fails this test instead of
+    # ending pytest; several completions, since the AMX crash came at the first one
+    import subprocess
+
+    code = ("from apb.llm import make_llm\n"
+            "llm = make_llm('local', cache='off')\n"
+            "for word in ('hello', 'goodbye', 'thanks'):\n"
+            "    text = llm.complete([{'role': 'user', 'content': f'Say {word}.'}], max_tokens=8).text\n"
+            "    assert text.strip(), text\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, f"exit {done.returncode} (negative: killed by that signal): {done.stderr[-2000:]}"
+    assert done.stdout.startswith("ok")

@@ -1,13 +1,14 @@
 """The README's exit-code table, generated: every command that reads input or writes output, run for real in a
 temporary folder, in each situation a user meets (a bad flag value, an --out that cannot be written, a file that
-is not UTF-8, a non-empty --out, --resume with changed settings, a second run into the same folder, Ctrl-C).
+is not UTF-8, a non-empty --out, --resume with changed settings, a second run into the same folder, Ctrl-C, SIGTERM).
 
     python tools/exit_code_table.py            # prints the table (markdown)
     python tools/exit_code_table.py --check    # exit 1 when README.md's table differs (tests/test_exit_codes.py)
 
 Each cell is the exit code and the start of the one-line message; "—" where the situation cannot arise (the command
 has no --out, no --resume, or no input file). Ctrl-C is a real SIGINT sent to a subprocess in the middle of a long
-piece of work, 2.5 seconds after it started.
+piece of work, 2.5 seconds after it started; SIGTERM (what `kill`, `timeout` and job schedulers send) the same with
+SIGTERM, in the same command as Ctrl-C.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 BEGIN, END = "<!-- exit-codes:begin -->", "<!-- exit-codes:end -->"
 SCENARIOS = ("bad flag value", "--out not writable", "input not UTF-8", "--out not empty", "--resume, other settings",
-             "second run, same --out", "Ctrl-C")
+             "second run, same --out", "Ctrl-C", "SIGTERM")
 BW = ROOT / "apb" / "domains" / "blocksworld"
 
 
@@ -145,14 +146,14 @@ def run_in_process(argv: list[str]) -> tuple[int, str]:
     return code, err.getvalue()
 
 
-def run_interrupted(argv: list[str], after: float = 2.5) -> tuple[int, str]:
-    """(exit code, stderr) of `python -m apb argv` sent SIGINT `after` seconds after it started."""
+def run_interrupted(argv: list[str], after: float = 2.5, signum: int = signal.SIGINT) -> tuple[int, str]:
+    """(exit code, stderr) of `python -m apb argv` sent `signum` (SIGINT: Ctrl-C) `after` seconds after it started."""
     # SIGINT's default disposition in the child even when this runs in a background job (which ignores SIGINT)
     proc = subprocess.Popen([sys.executable, "-m", "apb", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=120)
     return proc.returncode, stderr
 
@@ -181,15 +182,18 @@ def build_table() -> str:
             for command, cases in commands().items():
                 cells = []
                 for scenario in SCENARIOS:
-                    argv = fill(cases.get(scenario), names)
+                    argv = fill(cases.get("Ctrl-C" if scenario == "SIGTERM" else scenario), names)
                     if argv is None:
                         cells.append("—")
                         continue
                     if scenario in ("--out not empty", "--resume, other settings"):
                         before = argv[: argv.index("--resume")] if "--resume" in argv else argv
                         run_in_process(before)
-                    if scenario == "Ctrl-C":
-                        code, stderr = run_interrupted(argv)
+                    if scenario in ("Ctrl-C", "SIGTERM"):
+                        if "--out" in argv:  # a fresh folder for each signal
+                            argv[argv.index("--out") + 1] += "-" + scenario.lower()
+                        code, stderr = run_interrupted(argv, signum=signal.SIGTERM if scenario == "SIGTERM"
+                                                       else signal.SIGINT)
                         stderr = stderr.split(":", 1)[0]  # "interrupted", then what finished: depends on timing
                     else:
                         code, stderr = run_in_process(argv)

@@ -17,7 +17,15 @@ from rich.table import Table
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS
 from apb.console import make_console
-from apb.flags import DEFAULT_CONCURRENCY, add_executor, add_llm_concurrency, non_negative_int, positive_int
+from apb.flags import (
+    DEFAULT_CONCURRENCY,
+    add_executor,
+    add_llm_concurrency,
+    add_set_overwrite_flags,
+    non_negative_int,
+    positive_int,
+    set_overwrite_options,
+)
 
 out = make_console()
 err = make_console(stderr=True)
@@ -41,13 +49,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
     tasks, formats = _names(args.tasks, TASKS, "task"), _names(args.formats, FORMATS, "format")
     settings = {"dataset": args.dataset, "tasks": tasks, "formats": formats, "count": args.count, "seed": args.seed,
                 "view": args.view, "description": args.description, "budget": args.budget}
-    prepare_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite, create=False,
-                    resumable=False)
-    questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
-                                view=args.view, description=args.description, budget=args.budget,
-                                executor=args.executor, concurrency=args.concurrency)
-    with open_run_dir(args.out, kind="acp-questions", settings=settings, overwrite=args.overwrite,
-                      resumable=False):
+    folder = {"kind": "acp-questions", "settings": settings, "resumable": False, **set_overwrite_options(args)}
+    prepare_run_dir(args.out, create=False, **folder)
+    # the lock is held while generating: a second generate into the same folder is refused at once
+    with open_run_dir(args.out, **folder):
+        questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
+                                    view=args.view, description=args.description, budget=args.budget,
+                                    executor=args.executor, concurrency=args.concurrency)
         paths = write_questions(questions, args.out)
     table = Table("task", "seconds", "questions")
     for task, seconds in stats.seconds.items():
@@ -229,7 +237,7 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     g.add_argument("--count", type=positive_int, default=10, help="questions per task and format (default 10)")
     g.add_argument("--out", required=True, help="folder for questions.jsonl and acpbench/<task>/test.<fmt>.json "
                                                 "(must be empty unless --overwrite)")
-    g.add_argument("--overwrite", action="store_true", help="replace the questions an earlier run wrote into --out")
+    add_set_overwrite_flags(g, "questions")
     g.add_argument("--view", choices=("nl", "pddl"), default="nl", help="wording: English (nl) or PDDL")
     g.add_argument("--description", default="curated", help="NL templates: curated | rule | path of a description")
     g.add_argument("--seed", type=non_negative_int, default=0)

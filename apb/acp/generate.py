@@ -22,6 +22,7 @@ from apb.acp.tasks import GENERATORS, ProblemInfo, Situation
 from apb.acp.wording import VIEWS, Wording
 from apb.engine import PDDLError
 from apb.eval.items import ItemInterrupted
+from apb.nl.sources import load_templates
 
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
@@ -73,6 +74,8 @@ class Generator:
         self._failures: dict[tuple, int] = {}
         self._wordings: dict[tuple[str, str], Wording] = {}
         self._domain_pddl = self.dataset.domain_text()
+        # a bad description (file) is refused now, not after generating
+        load_templates(self.dataset.domain, description, domain_file=self.dataset.domain_file)
 
     def _more(self) -> bool:
         """Adds the situations of the next problem that loads; False when there are no problems left."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from apb.agents.base import FINISH, LOOK_AROUND, BaseAgent, StopEpisode
+from apb.agents.base import FINISH, LOOK_AROUND, AgentError, BaseAgent, StopEpisode
 from apb.agents.examples import Example
 from apb.nl.templates import Template
 from apb.prompts import prompt_family
@@ -75,6 +75,8 @@ class ActAgent(BaseAgent):
 
     def __init__(self, *, llm, translator=None, example: Example | None = None, max_failures: int | None = 10,
                  hints: bool = False, constrained: bool = False, **kwargs) -> None:
+        if max_failures is not None and max_failures < 1:
+            raise AgentError(f"max_failures must be at least 1 (or none), got {max_failures}")
         if translator is None and self.uses_translator:
             from apb.translators import make_translator
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from apb.agents.base import BaseAgent, StopEpisode
+from apb.agents.base import AgentError, BaseAgent, StopEpisode
 from apb.agents.baselines import _PlanFollower
 from apb.engine import load_domain, load_task
 from apb.engine.errors import ApbError
@@ -63,6 +63,13 @@ class LLMPlusPAgent(_PlanFollower):
 
     def __init__(self, *, llm, translator=None, planner: str = "gbfs", max_nodes: int | None = 200000,
                  retries: int = 1, **base) -> None:
+        from apb.planners.solve import PLANNERS
+
+        if planner not in PLANNERS:
+            raise AgentError(f"unknown planner {planner!r} for llm+p: use one of {', '.join(PLANNERS)}")
+        if (max_nodes is not None and max_nodes < 1) or retries < 0:
+            raise AgentError(f"llm+p: max_nodes must be at least 1 (or none) and retries 0 or more, got {max_nodes} "
+                             f"and {retries}")
         BaseAgent.__init__(self, llm=llm, translator=translator, **base)
         self._start([])
         self._deferred: list[dict] = []

@@ -4,6 +4,8 @@ constructor options: `closed-loop:horizon=5` (so one experiment can hold the sam
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 from typing import Any
 
 from apb.agents.base import AgentError
@@ -60,7 +62,33 @@ def agent_class(name: str) -> type:
     if unknown:
         raise AgentError(f"agent {name!r}: {base} takes no option {unknown[0]!r} (its options: "
                          f"{', '.join(getattr(cls, 'options', ())) or 'none'})")
+    check_option_values(cls, options, f"agent {name!r}")
     return cls
+
+
+_KINDS = {"int": "a whole number", "float": "a number", "bool": "true or false", "str": "text", "None": "all/none"}
+
+
+def check_option_values(cls: type, options: dict[str, Any], where: str) -> None:
+    """AgentError when an option's value is not of the type the agent's constructor declares (`horizon=abc` for an
+    `int | None`), so a bad value is refused before a run instead of failing every episode."""
+    parameters = inspect.signature(cls.__init__).parameters
+    for key, value in options.items():
+        param = parameters.get(key)
+        if param is None:
+            continue
+        annotation = param.annotation if isinstance(param.annotation, str) else \
+            getattr(param.annotation, "__name__", "")
+        kinds = set(re.findall(r"\b(int|float|bool|str|None)\b", annotation or ""))
+        if not kinds:
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        fits = (value is None and "None" in kinds) or (isinstance(value, bool) and "bool" in kinds) or \
+            (number and isinstance(value, int) and "int" in kinds) or (number and "float" in kinds) or \
+            (isinstance(value, str) and "str" in kinds)
+        if not fits:
+            wanted = " or ".join(_KINDS[k] for k in ("int", "float", "bool", "str", "None") if k in kinds)
+            raise AgentError(f"{where}: option {key} must be {wanted}, got {value!r}")
 
 
 def needs_llm(name: str) -> bool:

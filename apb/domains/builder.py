@@ -74,10 +74,12 @@ def make_problem(domain: Domain, generate: Callable[..., str], seed: int, params
 
 def build(domain: Domain, generate: Callable[..., str], candidates: Iterable[tuple[int, dict]], *, count: int,
           accept: Callable[[Built], bool] = lambda b: True, timeout: float = 60.0, seen: set | None = None,
-          log: Callable[[str], None] = lambda s: None) -> list[Built]:
-    """Keeps the first `count` candidates that are new, solvable and accepted, in candidate order."""
+          log: Callable[[str], None] = lambda s: None, max_duplicates: int | None = None) -> list[Built]:
+    """Keeps the first `count` candidates that are new, solvable and accepted, in candidate order; stops early after
+    `max_duplicates` duplicates in a row (the parameters allow no more distinct problems)."""
     seen = set() if seen is None else seen
     kept: list[Built] = []
+    duplicates = 0
     for seed, params in candidates:
         if len(kept) >= count:
             break
@@ -85,7 +87,12 @@ def build(domain: Domain, generate: Callable[..., str], candidates: Iterable[tup
         key = problem_key(task)
         if key in seen:
             log(f"  seed {seed} {params}: duplicate, skipped")
+            duplicates += 1
+            if max_duplicates is not None and duplicates >= max_duplicates:
+                log(f"  {duplicates} duplicates in a row: these parameters give no more distinct problems")
+                break
             continue
+        duplicates = 0
         start = time.perf_counter()
         gold = solve_gold(task, timeout)
         seconds = time.perf_counter() - start

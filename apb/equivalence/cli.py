@@ -15,7 +15,8 @@ from rich.markup import escape
 from apb.console import make_console
 from apb.equivalence.check import EQUIVALENT, NOT_EQUIVALENT, check
 from apb.equivalence.closure import Budget
-from apb.equivalence.graph import BACKENDS
+from apb.equivalence.graph import BACKENDS, RUSTWORKX_MISSING, have_rustworkx
+from apb.equivalence.scene import EquivalenceError
 from apb.flags import positive_int
 
 EXIT_CODES = {EQUIVALENT: 0, NOT_EQUIVALENT: 1, "unknown": 3}
@@ -43,6 +44,8 @@ def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
 
 def cmd_equiv(args: argparse.Namespace) -> int:
     """Prints the verdict (and the renaming or the reason); the exit code says it too."""
+    if args.backend == "rustworkx" and not have_rustworkx():
+        raise EquivalenceError(RUSTWORKX_MISSING)  # before any work: one line, exit 2
     budget = None if args.max_states is None else Budget(explore=args.max_states, search=args.max_states,
                                                          total=5 * args.max_states)
     result = check(Path(args.domain), Path(args.problem_a), Path(args.problem_b), placeholder=args.placeholder,

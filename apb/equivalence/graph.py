@@ -132,10 +132,16 @@ def _rustworkx_mapping(a: SceneGraph, b: SceneGraph) -> dict[int, int] | None:
     return None
 
 
+RUSTWORKX_MISSING = ("--backend rustworkx needs the rustworkx package, which is not installed: pip install "
+                     "'apb[fast]' (or use --backend auto or networkx)")
+
+
 def isomorphism_mapping(a: SceneGraph, b: SceneGraph, backend: str = "auto") -> dict[str, str] | None:
     """The object renaming (a's names -> b's) under which the graphs are equal, or None if there is none."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if backend == "rustworkx" and not have_rustworkx():
+        raise ModuleNotFoundError(RUSTWORKX_MISSING, name="rustworkx")
     if len(a.labels) != len(b.labels) or len(a.edges) != len(b.edges) or Counter(a.labels) != Counter(b.labels):
         return None
     colours_a, colours_b = _joint_refinement(a, b)

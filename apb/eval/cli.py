@@ -22,7 +22,7 @@ from apb.agents.registry import agent_spec
 from apb.console import make_console
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
-from apb.eval.plan import EvalError, resolve_problems
+from apb.eval.plan import EvalError, check_translator, resolve_problems
 from apb.eval.rundir import check_writable
 from apb.eval.runner import run_episodes
 from apb.eval.trajectory import EpisodeSpec, episode_id
@@ -77,6 +77,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise EvalError(f"unknown agent {args.agent!r}: use one of {', '.join(AGENTS)}")
     if needs_llm(args.agent) and not args.llm:
         raise EvalError(f"the {args.agent} agent needs an LLM: pass --llm SPEC (e.g. local, scripted:answers.txt)")
+    check_translator(args.translator)
     spec = EpisodeSpec(domain=args.domain, problem=_problem(args.problem), agent=args.agent,
                        model=args.llm if needs_llm(args.agent) else None, seed=args.seed,
                        split=args.split, translator=args.translator, require_finish=args.require_finish,

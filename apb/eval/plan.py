@@ -18,6 +18,7 @@ from apb.engine.errors import ApbError
 from apb.eval.trajectory import EpisodeSpec
 
 ALL = "all"  # --problems all: every problem of the split
+MAX_RANGE = 100_000  # problems in one --problems range, or seeds (more would exhaust memory before any work)
 
 
 class EvalError(ApbError):
@@ -48,6 +49,9 @@ def parse_problems(value: Any) -> list[int | str]:
             a, b = int(lo), int(hi)
             if a > b:
                 raise EvalError(f"bad problems range {part!r}: the start is after the end")
+            if b - a >= MAX_RANGE:
+                raise EvalError(f"bad problems range {part!r}: {b - a + 1} problems; a range holds at most "
+                                f"{MAX_RANGE} (use 'all' for every problem of the split)")
             out.extend(range(a, b + 1))
         elif part.isdigit():
             out.append(int(part))
@@ -65,6 +69,8 @@ def parse_seeds(value: Any) -> list[int]:
     if isinstance(value, int):
         if value < 1:
             raise EvalError(f"bad seeds {value}: the number of seeds must be at least 1")
+        if value > MAX_RANGE:
+            raise EvalError(f"bad seeds {value}: at most {MAX_RANGE} seeds")
         return list(range(value))
     if isinstance(value, list | tuple) and value and all(isinstance(s, int) and not isinstance(s, bool)
                                                          for s in value):
@@ -80,11 +86,12 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
     deterministic agents (planners, the oracle) run with the first seed only. `problems` are checked against
     every domain before anything runs. `agent_options` maps agent name -> constructor options."""
     from apb.agents import AGENTS, agent_view, is_deterministic, needs_llm
-    from apb.agents.registry import agent_spec
+    from apb.agents.registry import agent_class, agent_spec, check_option_values
     from apb.nl.variants import VARIANTS
 
     problem_list = parse_problems(problems)
     seed_list = parse_seeds(seeds)
+    check_translator(translator)
     options = agent_options or {}
     domains = list(domains)
     if description not in ("curated", "rule", *VARIANTS) and not Path(description).is_file():
@@ -93,6 +100,8 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
     for agent in agents:
         if agent_spec(agent)[0] not in AGENTS:
             raise EvalError(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
+        check_option_values(agent_class(agent), dict(options.get(agent) or {}), f"agent {agent!r}")
+        check_agent_builds(agent, dict(options.get(agent) or {}))
         if needs_llm(agent) and not model:
             raise EvalError(f"the {agent} agent needs an LLM: pass --llm SPEC (e.g. local, openai:gpt-4o-mini)")
         if description != "curated" and agent_view(agent) == "pddl":
@@ -106,6 +115,8 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
     specs = []
     for domain in domains:
         selected = resolve_problems(domain, split, problem_list)
+        if Path(description).is_file():  # a description file is read now: a malformed one fails here, not per episode
+            check_description(domain, split, description)
         for agent in agents:
             llm_agent = needs_llm(agent)
             for problem in selected:
@@ -116,6 +127,43 @@ def plan_episodes(domains: Iterable[str], agents: Iterable[str], problems: Any, 
                                              require_finish=require_finish, max_steps=max_steps,
                                              description=description))
     return specs
+
+
+def check_agent_builds(agent: str, options: dict) -> None:
+    """Builds the agent once without a model, so that an option value it refuses (`llm+p:planner=bogus`,
+    `closed-loop:horizon=0`) is an EvalError now rather than an error in every episode. An agent that cannot be
+    built without its run-time arguments is left to the run."""
+    from apb.agents.base import AgentError
+    from apb.agents.registry import make_agent, needs_llm
+
+    try:  # a stand-in model: the agent only keeps it until a run calls it
+        agent_object = make_agent(agent, llm=object() if needs_llm(agent) else None, **options)
+    except AgentError as err:
+        raise EvalError(f"agent {agent!r}: {err}") from None
+    except Exception:  # it needs what only a run has (its model, its env): the run reports it
+        return
+    close = getattr(agent_object, "close", None)
+    if callable(close):
+        close()
+
+
+def check_translator(kind: str) -> None:
+    """EvalError naming the kinds when `kind` is not a translator."""
+    from apb.translators import KINDS
+
+    if kind not in KINDS:
+        raise EvalError(f"unknown translator {kind!r}: use one of {', '.join(KINDS)}")
+
+
+def check_description(domain: str, split: str, description: str) -> None:
+    """EvalError naming the file when `description` cannot describe `domain` (unreadable, malformed)."""
+    from apb.nl.sources import load_templates
+
+    dataset = problem_set(domain, split)
+    try:
+        load_templates(dataset.domain, description, domain_file=dataset.domain_file)
+    except ApbError as err:
+        raise EvalError(f"--description {description}: {err}") from None
 
 
 def problem_set(domain: str, split: str) -> Dataset:

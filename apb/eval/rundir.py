@@ -1,10 +1,14 @@
 """The one rule for output folders, for every command that writes a run or a generated set into a folder.
 
-A run writes its settings (everything that changes a result) into `OUT/run.json`. A new run into a folder that
-is not empty is refused unless `resume` (the settings must match; the error names the keys that differ) or
-`overwrite` (the folder's apb content is deleted first; a folder apb did not write is never deleted). A lock file,
-`OUT/.apb-lock`, stops a second run into the same folder with a message naming the first (its pid, host, start time
-and command); the lock of a run that was killed is detected as stale and taken over.
+A run writes its settings (everything that changes a result) into `OUT/run.json`, and when it ends (finished,
+failed or interrupted) the names of the files and folders it wrote in OUT (`files`). A new run into a folder that is
+not empty is refused unless `resume` (the settings must match; the error names the keys that differ) or `overwrite`:
+that deletes only what `files` lists (never a file of yours such as `OUT/notes.ipynb`, never a folder apb did not
+write), and refuses, naming them, when OUT holds results of other runs (a sub-folder with its own run.json, such as
+the `eval/` an `apb acp eval` writes inside a question set) unless `overwrite_results` says to delete them too. A
+run that failed or was interrupted before writing anything leaves no run.json behind (a rerun is not blocked). A
+lock file, `OUT/.apb-lock`, stops a second run into the same folder with a message naming the first (its pid, host,
+start time and command); the lock of a run that was killed is detected as stale and taken over.
 
     with open_run_dir(out, kind="episodes", settings={...}, resume=args.resume, overwrite=args.overwrite):
         ...  # write into out
@@ -106,10 +110,13 @@ def read_run_file(out: Path) -> dict[str, Any] | None:
 
 
 def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], resume: bool = False,
-                    overwrite: bool = False, create: bool = True, resumable: bool = True) -> dict[str, Any] | None:
+                    overwrite: bool = False, create: bool = True, resumable: bool = True,
+                    overwrite_results: bool | None = None) -> dict[str, Any] | None:
     """Applies the folder rule (see the module docstring); returns the earlier run's record (resume) or None.
-    With `create=False` only checks (nothing is written)."""
+    With `create=False` only checks (nothing is written). `overwrite_results`: None when the command has no
+    `--overwrite-results` flag, else whether it was given."""
     out = check_writable(out)
+    RunLock(out).check()  # a live run is named before anything else
     if resume and overwrite:
         raise RunDirError("--resume and --overwrite contradict each other: pass one of them")
     content = _content(out)
@@ -118,8 +125,9 @@ def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], res
         if before is None:
             raise RunDirError(f"{out}: not a folder apb wrote (no {RUN_FILE}), so --overwrite will not delete it; "
                               "choose an empty or new --out")
+        doomed = _overwritable(out, content, before, resumable=resumable, overwrite_results=overwrite_results)
         if create:
-            for path in content:
+            for path in doomed:
                 shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
         before = None
     elif content and not resume:
@@ -150,6 +158,49 @@ def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], res
         (out / RUN_FILE).write_text(json.dumps(record, indent=1, sort_keys=True, default=str) + "\n",
                                     encoding="utf-8")
     return before
+
+
+def _overwritable(out: Path, content: list[Path], before: dict[str, Any], *, resumable: bool,
+                  overwrite_results: bool | None) -> list[Path]:
+    """What `--overwrite` deletes in `out`: the files its run.json lists, run.json, and (with `overwrite_results`)
+    other runs' results; a RunDirError naming them when that cannot be done safely."""
+    listed = before.get("files")
+    if not isinstance(listed, list) and all(p.name == RUN_FILE for p in content):
+        return content  # a run killed before it wrote anything
+    if not isinstance(listed, list):
+        finish = " or pass --resume to finish that run" if resumable else ""
+        raise RunDirError(f"{out}: its {RUN_FILE} does not list the files its run wrote (that run was killed, or "
+                          "written by an older apb), so --overwrite cannot tell them from yours; nothing was changed: "
+                          f"empty the folder yourself,{finish} or choose another --out")
+    others = [p for p in content if p.name != RUN_FILE and p.name not in listed]
+    results = [p for p in others if p.is_dir() and not p.is_symlink() and _holds_run(p)]
+    if results and not overwrite_results:
+        names = ", ".join(f"{p.name}/" for p in results)
+        what = "pass --overwrite-results to delete them too" if overwrite_results is False else \
+            "move or delete them first"
+        raise RunDirError(f"{out}: holds the results of other runs ({names}), which --overwrite would leave "
+                          f"describing data that no longer exists; nothing was changed: {what}, or choose another "
+                          "--out")
+    for path in results:
+        RunLock(path).check()  # never under a live run
+    return [p for p in content if p.name == RUN_FILE or p.name in listed] + results
+
+
+def _holds_run(folder: Path) -> bool:
+    """Whether `folder` (or a folder inside it) is an apb run (has a run.json)."""
+    return (folder / RUN_FILE).is_file() or any(folder.rglob(RUN_FILE))
+
+
+def _record_files(out: Path, files: list[str]) -> None:
+    """Writes the names a run wrote into its run.json (what a later --overwrite may delete)."""
+    path = out / RUN_FILE
+    with contextlib.suppress(RunDirError, OSError):
+        record = read_run_file(out)
+        if record is not None:
+            record["files"] = files
+            tmp = path.with_name(RUN_FILE + ".tmp")
+            tmp.write_text(json.dumps(record, indent=1, sort_keys=True, default=str) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
 
 
 def _now() -> str:
@@ -201,8 +252,10 @@ class RunLock:
     def check(self) -> None:
         """RunDirError naming the run that holds the lock, if one does (without taking it)."""
         other = self._read() if self.path.is_file() else None
-        if other is not None and not (other.get("host") == socket.gethostname() and isinstance(other.get("pid"), int)
-                                      and not _alive(other["pid"])):
+        if other is None:
+            return
+        here = other.get("host") == socket.gethostname() and isinstance(other.get("pid"), int)
+        if not (here and (other["pid"] == os.getpid() or not _alive(other["pid"]))):  # not ours, not a killed run's
             raise self._busy(other)
 
     def _busy(self, other: dict) -> RunDirError:
@@ -226,16 +279,38 @@ class RunLock:
 
 @contextlib.contextmanager
 def open_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], resume: bool = False,
-                 overwrite: bool = False, resumable: bool = True) -> Iterator[dict[str, Any] | None]:
-    """Checks the folder rule, takes the lock, writes `run.json`; yields the earlier run's record (or None) and
-    releases the lock on exit, whatever happens."""
+                 overwrite: bool = False, resumable: bool = True,
+                 overwrite_results: bool | None = None) -> Iterator[dict[str, Any] | None]:
+    """Checks the folder rule, takes the lock, writes `run.json`; yields the earlier run's record (or None). On exit,
+    whatever happens, records the files the run wrote in run.json (or removes run.json, and the folder it created,
+    when a run that failed wrote nothing) and releases the lock."""
+    out = Path(out)
     lock = RunLock(out)
     lock.check()  # a live run's lock is named before anything else
-    prepare_run_dir(out, kind=kind, settings=settings, resume=resume, overwrite=overwrite, create=False,
-                    resumable=resumable)
+    options = {"kind": kind, "settings": settings, "resume": resume, "overwrite": overwrite, "resumable": resumable,
+               "overwrite_results": overwrite_results}
+    prepare_run_dir(out, create=False, **options)
+    created = not out.exists()
     lock.acquire()
+    empty = False
     try:
-        yield prepare_run_dir(out, kind=kind, settings=settings, resume=resume, overwrite=overwrite,
-                              resumable=resumable)
+        before = prepare_run_dir(out, **options)
+        earlier = set((before or {}).get("files") or ())
+        foreign = {p.name for p in _content(out)} - earlier - {RUN_FILE}  # yours, kept (resume, overwrite)
+        finished = False
+        try:
+            yield before
+            finished = True
+        finally:
+            written = sorted({p.name for p in _content(out)} - foreign - {RUN_FILE})
+            empty = not finished and not written and before is None
+            if empty:
+                with contextlib.suppress(OSError):
+                    (out / RUN_FILE).unlink()
+            else:
+                _record_files(out, written)
     finally:
         lock.release()
+        if empty and created:
+            with contextlib.suppress(OSError):
+                out.rmdir()

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from apb.console import make_console
-from apb.flags import non_negative_int, positive_int
+from apb.flags import non_negative_int, port_number, positive_float, positive_int
 
 out = make_console()
 err = make_console(stderr=True)
@@ -20,14 +20,35 @@ def cmd_serve_openenv(args: argparse.Namespace) -> int:
     from apb.integrations import require
 
     require("openenv.core", "openenv")
-    from apb.integrations.openenv import serve
+    from apb.integrations.openenv import create_app, serve_app
 
-    err.print(f"apb {args.domain} OpenEnv server on http://{args.host}:{args.port} (/health /reset /step /state /ws)")
+    check_listen(args.host, args.port)
     problem = int(args.problem) if args.problem and args.problem.isdigit() else args.problem
-    serve(args.domain, host=args.host, port=args.port, problem=problem, split=args.split,
-          description=args.description, max_steps="default" if args.max_steps is None else args.max_steps,
-          hints=args.hints)
+    app = create_app(args.domain, problem=problem, split=args.split, description=args.description,
+                     max_steps="default" if args.max_steps is None else args.max_steps, hints=args.hints,
+                     max_sessions=args.max_sessions, idle_timeout=args.idle_timeout, max_body=args.max_body)
+    err.print(f"apb {escape(args.domain)} OpenEnv server on http://{args.host}:{args.port} (/health /reset /step "
+              f"/state /ws): at most {args.max_sessions} sessions, idle ones closed after {args.idle_timeout:g} s, "
+              f"bodies up to {args.max_body} bytes")
+    serve_app(app, host=args.host, port=args.port)
     return 0
+
+
+def check_listen(host: str, port: int) -> None:
+    """ApbError (one line, exit 2) when the server could not listen on host:port (unknown host, port in use), before
+    anything is loaded."""
+    import socket
+
+    from apb.engine.errors import ApbError
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        raise ApbError(f"cannot listen on {host}:{port}: {error.strerror or error}; choose another --host or --port"
+                       ) from None
 
 
 def cmd_acp_export(args: argparse.Namespace) -> int:
@@ -100,12 +121,19 @@ def add_serve_parser(sub) -> None:
     serve_sub = p.add_subparsers(dest="server", metavar="SERVER", required=True)
     s = serve_sub.add_parser("openenv", help="an OpenEnv environment server for a domain's text game (extra: openenv)")
     s.add_argument("--domain", default="blocksworld", help="bundled domain name or dataset folder")
-    s.add_argument("--port", type=positive_int, default=8000)
+    s.add_argument("--port", type=port_number, default=8000, help="TCP port to listen on (default 8000)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
-    s.add_argument("--problem", help="the problem a reset without one plays (default: the split's first)")
+    s.add_argument("--problem", help="the problem a reset without one plays, every time (default: the split's "
+                                     "first); 'random': a choice seeded by the reset's seed")
     s.add_argument("--split", default="test")
     s.add_argument("--description", default="curated", help="curated | rule | pddl | obfuscated | shuffled | a file")
     s.add_argument("--max-steps", type=positive_int, default=None,
                    help="step limit of an episode (default: the split's, twice its longest gold plan, at least 24)")
     s.add_argument("--hints", action="store_true", help="list the applicable actions after each observation")
+    s.add_argument("--max-sessions", type=positive_int, default=8,
+                   help="WebSocket sessions (episodes) at once (default 8); one more is told the server is full")
+    s.add_argument("--idle-timeout", type=positive_float, default=300.0,
+                   help="seconds after which an idle session is closed, freeing its place (default 300)")
+    s.add_argument("--max-body", type=positive_int, default=64 * 1024,
+                   help="largest request body or WebSocket message in bytes (default 65536); larger ones get 413")
     s.set_defaults(func=cmd_serve_openenv)

@@ -32,13 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import functools
 import glob
 import importlib.util
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,12 +117,44 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+_PARAMS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _without_weight_repacking(llama_cpp) -> Iterator[None]:
+    """While a `Llama` is built: its model parameters come with `use_extra_bufts` off (see `load_llama`).
+    `Llama.__init__` takes them from `llama_cpp.llama_cpp.llama_model_default_params()` and has no argument for
+    this one, so that function is wrapped for the duration (under a lock; a llama-cpp-python whose parameters lack
+    the field is left alone)."""
+    low = llama_cpp.llama_cpp
+    default_params = low.llama_model_default_params
+    if "use_extra_bufts" not in {name for name, _ in getattr(low.llama_model_params, "_fields_", ())}:
+        yield
+        return
+
+    def params_without_repacking():
+        params = default_params()
+        params.use_extra_bufts = False
+        return params
+
+    with _PARAMS_LOCK:
+        low.llama_model_default_params = params_without_repacking
+        try:
+            yield
+        finally:
+            low.llama_model_default_params = default_params
+
+
 def load_llama(path: Path, n_threads: int, n_ctx: int, *, verbose: bool = False):
-    """A fresh `llama_cpp.Llama` (not shared; `LocalLLM` goes through the per-process cache)."""
+    """A fresh `llama_cpp.Llama` (not shared; `LocalLLM` goes through the per-process cache), with llama.cpp's
+    weight repacking off (`use_extra_bufts=False`): on CPUs with AMX (Intel Xeon since the 4th generation) llama.cpp
+    otherwise moves the weights into an AMX buffer at load and the first completion dies with SIGSEGV in its AMX
+    matrix product; the plain CPU buffer runs on every CPU."""
     llama_cpp = import_llama_cpp()
     try:
-        return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
-                               verbose=verbose)
+        with _without_weight_repacking(llama_cpp):
+            return llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads,
+                                   n_threads_batch=n_threads, verbose=verbose)
     except (ValueError, RuntimeError, OSError) as error:
         raise LLMConfigError(f"cannot load local model {path}: {error}") from None
 

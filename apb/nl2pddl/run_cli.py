@@ -10,7 +10,15 @@ from rich.markup import escape
 
 from apb.console import make_console
 from apb.eval.rundir import open_run_dir, prepare_run_dir
-from apb.flags import DEFAULT_CONCURRENCY, add_executor, add_llm_concurrency, non_negative_int, positive_int
+from apb.flags import (
+    DEFAULT_CONCURRENCY,
+    add_executor,
+    add_llm_concurrency,
+    add_set_overwrite_flags,
+    non_negative_int,
+    positive_int,
+    set_overwrite_options,
+)
 from apb.nl2pddl.build import PAIRS_FILE, build_pairs
 from apb.nl2pddl.planetarium import import_planetarium
 from apb.nl2pddl.report import METRICS, write_report
@@ -28,7 +36,7 @@ def add_run_parsers(sub) -> None:
                    help="problems to take (default 20); abstract variants are extra")
     p.add_argument("--out", required=True, help="folder to write pairs.jsonl (and the domain file) into (must be "
                                                 "empty unless --overwrite)")
-    p.add_argument("--overwrite", action="store_true", help="replace the pairs an earlier run wrote into --out")
+    add_set_overwrite_flags(p, "pairs")
     p.add_argument("--split", help="the dataset's split (default: its test split)")
     p.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
                    help=f"problems at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
@@ -38,7 +46,7 @@ def add_run_parsers(sub) -> None:
     p = sub.add_parser("import", help="convert Planetarium's released rows (JSON, JSONL, parquet) into pairs")
     p.add_argument("rows", metavar="FILE", help="the rows file you downloaded (e.g. Planetarium's test split)")
     p.add_argument("--out", required=True, help="folder to write pairs.jsonl into (must be empty unless --overwrite)")
-    p.add_argument("--overwrite", action="store_true", help="replace the pairs an earlier run wrote into --out")
+    add_set_overwrite_flags(p, "pairs")
     p.add_argument("--limit", type=positive_int, default=None, help="keep only the first N rows")
     p.set_defaults(func=cmd_import)
 
@@ -72,10 +80,9 @@ def _settings(**settings) -> dict:
 
 def cmd_build(args: argparse.Namespace) -> int:
     settings = _settings(dataset=args.dataset, count=args.count, split=args.split)
-    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False,
-                    resumable=False)
-    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
-                      resumable=False):
+    folder = {"kind": "nl2pddl-pairs", "settings": settings, "resumable": False, **set_overwrite_options(args)}
+    prepare_run_dir(args.out, create=False, **folder)
+    with open_run_dir(args.out, **folder):
         rows = build_pairs(args.dataset, args.count, args.out, split=args.split, executor=args.executor,
                            concurrency=args.concurrency)
     abstract = sum(r["init_is_abstract"] or r["goal_is_abstract"] for r in rows)
@@ -85,10 +92,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     settings = _settings(rows=str(Path(args.rows).resolve()), limit=args.limit)
-    prepare_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite, create=False,
-                    resumable=False)
-    with open_run_dir(args.out, kind="nl2pddl-pairs", settings=settings, overwrite=args.overwrite,
-                      resumable=False):
+    folder = {"kind": "nl2pddl-pairs", "settings": settings, "resumable": False, **set_overwrite_options(args)}
+    prepare_run_dir(args.out, create=False, **folder)
+    with open_run_dir(args.out, **folder):
         rows = import_planetarium(args.rows, args.out, limit=args.limit)
     make_console().print(f"wrote {len(rows)} pairs to {escape(str(Path(args.out) / PAIRS_FILE))}")
     return 0

@@ -126,6 +126,9 @@ def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concur
     one line per pair. Returns the runner's summary (`total`, `skipped`, `ran`, `ok` = correct, `errors`, ...)."""
     pairs = Path(pairs)
     rows = normalise(read_rows(pairs), str(pairs))
+    if not rows:
+        raise PairsFormatError(f"{pairs}: the file holds no pairs; write some with apb nl2pddl build or apb nl2pddl "
+                               "import (nothing was run)")
     if limit is not None:
         if limit < 1:
             raise PairsFormatError(f"bad limit {limit}: it must be at least 1")
