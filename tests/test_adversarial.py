@@ -41,11 +41,11 @@ APART = {"verifiers"}
 def test_every_integration_is_attacked():
     """Every integration installed beside Inspect is attacked; in the verifiers venv, verifiers is."""
     missing = {group for group, _ in MISSING}
-    assert len(ENTRIES) >= 20
     if "inspect" in missing:  # the verifiers venv
         assert "verifiers" not in missing, MISSING
     else:
         assert missing <= APART, MISSING
+        assert len(ENTRIES) >= 20
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.name for e in ENTRIES])
