@@ -76,15 +76,22 @@ def cli_commands() -> list[tuple[str, int]]:
 
 
 def test_readme_has_the_setup_commands():
-    setup = [c for c in blocks("bash") if "pip install" in c]
+    setup = [" ".join(c.replace("\\\n", " ").split()) for c in blocks("bash") if "pip install" in c]
     assert [c.strip() for c in setup] == [
         'pip install . && apb eval --domains blocksworld,ferry --agents random,bfs,oracle --problems 1-3 '
         '--out runs/demo && apb report runs/demo',
         'pip install ".[local]" && apb eval --domains blocksworld --agents act,random,bfs --llm local --problems 1-2 '
         '--out runs/llm && apb report runs/llm',
-        'pip install -e ".[dev]" && ruff check apb tests && pytest -q']
+        'pip install -e ".[dev]" && ruff check apb tests && pytest -q',
+        'python -m venv /tmp/vf && . /tmp/vf/bin/activate && pip install -e ".[verifiers]" pytest hypothesis '
+        'pytest-benchmark uv && python tools/verifiers_harness.py && pytest -q tests/test_integrations_verifiers.py '
+        'tests/test_integrations_readme.py tests/test_adversarial.py']
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert setup[2].strip() in ci
+    # the verifiers venv (verifiers cannot share one with Inspect): .ci/run installs and tests it the same way
+    for part in ('pip install --quiet -e ".[verifiers]"', "python tools/verifiers_harness.py",
+                 setup[3].rsplit("&& ", 1)[1]):
+        assert part in ci, part
 
 
 def test_the_quick_start_runs_offline_with_the_core(tmp_path):
