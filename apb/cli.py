@@ -484,7 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     from apb.acp.cli import add_acp_parser
     from apb.equivalence.cli import add_equiv_parser
     from apb.eval.cli import add_eval_parser, add_run_parser
-    from apb.eval.report_cli import add_report_parser
+    from apb.eval.report.cli import add_report_parser
     from apb.llm.cli import add_cache_parser
     from apb.nl.cli import add_nl_parser
     from apb.nl2pddl.cli import add_nl2pddl_parser

@@ -13,7 +13,7 @@ import pytest
 import apb.envs  # noqa: F401  (registers apb/<Domain>-v0)
 from apb.agents.base import AgentError
 from apb.agents.episode import run_episode
-from apb.agents.plan import BasicAgent, BasicPDDLAgent, CoTAgent, parse_pddl_plan, parse_plan
+from apb.agents.plan_generation import BasicAgent, BasicPDDLAgent, CoTAgent, parse_pddl_plan, parse_plan
 from apb.envs.registration import ENV_NAMES
 from apb.llm.scripted import ScriptedLLM
 

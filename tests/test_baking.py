@@ -14,7 +14,7 @@ from apb import domains
 from apb.datasets import DatasetError, load_dataset, pddlgym_root
 from apb.domains.baking import generator
 from apb.engine import load_domain, load_task, read_plan
-from apb.nl.templates import load_nl_yaml
+from apb.nl.template_builder import load_nl_yaml
 from apb.planners import solve
 
 FOLDER = domains.domain_dir("baking")
@@ -138,7 +138,7 @@ def test_every_action_parameter_has_a_description_and_every_problem_a_goal():
 
 
 def test_goals_are_checked_and_round_trip(tmp_path):
-    from apb.nl.templates import NLTemplateError
+    from apb.nl.nl_yaml import NLTemplateError
 
     data = templates().to_dict()
     assert data["goals"] == templates().goals

@@ -85,7 +85,7 @@ def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
 def test_interpreted_templates_equal_the_compiled_ones(folder, monkeypatch):
     """A schema with few bindings uses `make_interpreted` (no compile): the same literal parts as `make` for
     every binding, and the same task either way."""
-    from apb.engine.templates import ActionTemplate, effects_decided
+    from apb.engine.instantiation import ActionTemplate, effects_decided
 
     monkeypatch.setattr(task_module, "BULK_MIN", 10**9)  # every schema through make / make_interpreted
     monkeypatch.setattr(task_module, "COMPILE_MIN", 10**9)  # every schema interpreted

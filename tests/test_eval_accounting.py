@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from apb.cli import main
-from apb.eval.plan import plan_episodes
+from apb.eval.episode_specs import plan_episodes
 from apb.eval.runner import run_eval
 from apb.eval.trajectory import read_trajectory
 from apb.llm import make_llm

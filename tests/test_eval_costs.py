@@ -10,7 +10,7 @@ from pathlib import Path
 from apb.agents.episode import run_episode
 from apb.envs.text_env import PDDLTextEnv
 from apb.eval.metrics import load_run, summarize
-from apb.eval.report_tables import metric_rows
+from apb.eval.report.tables import metric_rows
 from apb.eval.trajectory import read_trajectory, write_trajectory
 
 DATA = Path(__file__).parent / "data" / "nl_adl"

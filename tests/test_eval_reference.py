@@ -12,8 +12,8 @@ import pytest
 from conftest import dataset_dir
 
 from apb.cli import main
+from apb.eval.episode_specs import EvalError, plan_episodes
 from apb.eval.metrics import load_run
-from apb.eval.plan import EvalError, plan_episodes
 
 # movie-complex's domain uses negative preconditions without declaring them: the loader warns (tested elsewhere)
 pytestmark = pytest.mark.filterwarnings("ignore::apb.engine.PDDLWarning")

@@ -14,7 +14,7 @@ import pytest
 from apb.engine.errors import ApbError
 from apb.eval.metrics import TrajectoryFileError, load_run, summarize, unfinished_episodes
 from apb.eval.report import CONTRACT_KEYS, write_report
-from apb.eval.report_viewer import read_viewer
+from apb.eval.report.viewer import read_viewer
 
 RUN = Path(__file__).parent / "data" / "eval" / "run"
 EXTRA_KEYS = {"solved0", "seeds", "problems", "solved_mean", "solved_se", "acc_mean", "acc_se", "acc0_mean",
@@ -268,7 +268,7 @@ def test_report_without_matplotlib(tmp_path, monkeypatch):
 def _parse(argv):
     import argparse
 
-    from apb.eval.report_cli import add_report_parser
+    from apb.eval.report.cli import add_report_parser
 
     parser = argparse.ArgumentParser(prog="apb")
     add_report_parser(parser.add_subparsers(dest="command"))

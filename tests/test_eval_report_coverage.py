@@ -16,7 +16,7 @@ import pytest
 
 from apb.cli import main
 from apb.eval.report import write_report
-from apb.eval.report_viewer import read_viewer
+from apb.eval.report.viewer import read_viewer
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,7 @@ def test_no_none_or_empty_field_in_any_output(runs, tmp_path, capsys, monkeypatc
 # ---- the plot -------------------------------------------------------------------------------------------------
 def test_plot_legend_uses_the_tables_names_and_has_a_y_label(runs, tmp_path, monkeypatch):
     from apb.eval.metrics import load_run, solved_by_plan_length
-    from apb.eval.report_plot import length_axis, plot_figure
+    from apb.eval.report.plots import length_axis, plot_figure
 
     episodes = load_run([runs / "symbolic", runs / "model"])
     series = solved_by_plan_length(episodes)

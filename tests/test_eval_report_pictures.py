@@ -11,7 +11,7 @@ from conftest import require_reference
 
 from apb.cli import main
 from apb.eval.report import write_report
-from apb.eval.report_viewer import read_viewer
+from apb.eval.report.viewer import read_viewer
 
 
 def _viewer(tmp_path, *argv):

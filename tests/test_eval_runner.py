@@ -11,7 +11,7 @@ from conftest import dataset_dir
 from apb.cli import main
 from apb.eval.config import ConfigError, load_config
 from apb.eval.episode import run_one
-from apb.eval.plan import EvalError, parse_problems, plan_episodes
+from apb.eval.episode_specs import EvalError, parse_problems, plan_episodes
 from apb.eval.runner import run_eval
 from apb.eval.trajectory import EpisodeSpec, TrajectoryError, episode_id, read_trajectory
 

@@ -76,7 +76,7 @@ def test_task_parameters_select_problems_agent_and_are_checked():
     assert {s.metadata["spec"]["agent"] for s in task.dataset} == {"react"}
     # `inspect eval -T problems=1,3` passes a list (Inspect splits on commas): the same problems
     assert [s.metadata["problem_id"] for s in game(domain="gripper", problems=["1", "3"]).dataset] == ["p01", "p03"]
-    from apb.eval.plan import EvalError
+    from apb.eval.episode_specs import EvalError
 
     with pytest.raises(EvalError, match="unknown agent"):
         game(domain="blocksworld", problems="1", agent="telepathy")

@@ -128,7 +128,7 @@ class Gold:
 
     def learn_games(self, domain: str, problems: str) -> None:
         """The gold plans of a selection of problems (as `apb eval` reads `problems`)."""
-        from apb.eval.plan import parse_problems, resolve_problems
+        from apb.eval.episode_specs import parse_problems, resolve_problems
 
         self.plans, self.table = {}, {}
         for problem in resolve_problems(domain, "test", parse_problems(problems)):

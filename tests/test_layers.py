@@ -1,5 +1,5 @@
-"""The house rule: imports point down the layer order written in the README's Layout section, and no module
-imports itself back through a cycle. Every module of `apb/` is read with `ast` (nothing is imported)."""
+"""The house rule: imports point down the layer order written in docs/architecture.md's Layers section, and no
+module imports itself back through a cycle. Every module of `apb/` is read with `ast` (nothing is imported)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PACKAGE = ROOT / "apb"
 
 
 def layer_order() -> list[str]:
-    """The layers top to bottom as module-name prefixes (`apb.cli`, `apb.eval`, ...), from the README."""
-    section = README.read_text(encoding="utf-8").split("## Layout", 1)[1]
+    """The layers top to bottom as module-name prefixes (`apb.cli`, `apb.eval`, ...), from the architecture page."""
+    section = ARCHITECTURE.read_text(encoding="utf-8").split("\n## Layers\n", 1)[1]
     block = re.search(r"```\n(.*?)```", section, flags=re.S).group(1)
     layers = []
     for line in block.splitlines():
@@ -76,7 +76,7 @@ def violations(graph: dict[str, set[str]], layers: list[str]) -> list[str]:
     for module, targets in sorted(graph.items()):
         mine = layer_of(module, layers)
         if mine is None:
-            problems.append(f"{module} is in no layer of the README's Layout list: add its package there")
+            problems.append(f"{module} is in no layer of docs/architecture.md's Layers list: add its package there")
             continue
         for target in sorted(targets):
             theirs = layer_of(target, layers)
@@ -134,7 +134,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_the_readme_lists_the_layers():
+def test_the_architecture_page_lists_the_layers():
     layers = layer_order()
     assert layers[0] == "apb.__main__" and layers[-1] == "apb"
     assert {"apb.engine", "apb.datasets", "apb.envs", "apb.agents", "apb.eval", "apb.cli"} <= set(layers)

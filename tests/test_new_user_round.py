@@ -382,7 +382,7 @@ class ShortWindowLLM:
 
 def test_the_study_says_before_it_starts_that_the_context_is_too_small(tmp_path):
     from apb.eval.context import ContextTooSmall
-    from apb.eval.plan import plan_episodes
+    from apb.eval.episode_specs import plan_episodes
     from apb.eval.runner import run_episodes
 
     specs = plan_episodes(["baking"], ["closed-loop"], [1], split="study", model="short-window")

@@ -13,8 +13,9 @@ from apb.engine import load_domain, load_task
 from apb.envs.text_env import PDDLTextEnv
 from apb.nl import DomainText, NLTemplateError, TaskText, load_nl_yaml, load_templates
 from apb.nl.grammar import article, join_and, letter, plural, words
+from apb.nl.nl_yaml import Template
 from apb.nl.parse import TemplateParser
-from apb.nl.templates import Template, missing_entries
+from apb.nl.template_builder import missing_entries
 
 GOLDEN = Path(__file__).parent / "data" / "nl" / "golden"
 

@@ -24,7 +24,7 @@ from apb.nl.generator import (
     parse_answer,
 )
 from apb.nl.rules import rule_data, rule_templates
-from apb.nl.templates import missing_entries
+from apb.nl.template_builder import missing_entries
 
 DATA = Path(__file__).resolve().parent / "data" / "nl_generator"
 QUESTION = re.compile(r"^(Predicate|Action): \(([^\s()]+)", re.M)

@@ -19,8 +19,8 @@ from apb.nl.cli import cmd_nl_generate
 from apb.nl.generator import generate_templates
 from apb.nl.generator.checks import Topic, mentions
 from apb.nl.importers import from_autoplanbench
+from apb.nl.nl_yaml import NLTemplates
 from apb.nl.rules import rule_templates
-from apb.nl.templates import NLTemplates
 
 COFFEE = ("intro: I run a small coffee bar where I brew drinks and serve them to the customers waiting at the "
           "tables")

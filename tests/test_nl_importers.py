@@ -17,7 +17,7 @@ from apb.engine import PDDLWarning, load_domain, load_task
 from apb.nl import DomainText, NLTemplateError, TaskText, load_templates
 from apb.nl.importers import add_subject, from_autoplanbench, from_pddlgym_yaml, negate
 from apb.nl.rules import rule_templates
-from apb.nl.templates import complete, missing_entries
+from apb.nl.template_builder import complete, missing_entries
 
 DATA = Path(__file__).parent / "data" / "nl"
 

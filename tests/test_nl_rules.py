@@ -15,7 +15,7 @@ from apb.engine import PDDLWarning, load_domain, load_task, parse_domain
 from apb.nl import DomainText, TaskText, load_nl_yaml, load_templates
 from apb.nl.grammar import article
 from apb.nl.rules import rule_data, rule_templates
-from apb.nl.templates import missing_entries
+from apb.nl.template_builder import missing_entries
 
 PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 

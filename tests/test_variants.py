@@ -120,7 +120,7 @@ def test_variant_texts_maps_one_problem_and_unknown_kinds_are_refused():
 def test_eval_reports_the_variant_as_part_of_the_condition(tmp_path):
     import asyncio
 
-    from apb.eval.plan import plan_episodes
+    from apb.eval.episode_specs import plan_episodes
     from apb.eval.report import write_report
     from apb.eval.runner import run_eval
 
@@ -135,7 +135,7 @@ def test_eval_reports_the_variant_as_part_of_the_condition(tmp_path):
 
 def test_eval_refuses_a_variant_for_pddl_agents_and_an_unknown_description(tmp_path):
     from apb.eval.config import load_config
-    from apb.eval.plan import EvalError, plan_episodes
+    from apb.eval.episode_specs import EvalError, plan_episodes
 
     with pytest.raises(EvalError, match="reads PDDL"):
         plan_episodes(["blocksworld"], ["act-pddl"], [1], model="scripted:x", description="obfuscated")

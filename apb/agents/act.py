@@ -16,7 +16,7 @@ import re
 
 from apb.agents.base import FINISH, LOOK_AROUND, AgentError, BaseAgent, StopEpisode
 from apb.agents.examples import Example
-from apb.nl.templates import Template
+from apb.nl.nl_yaml import Template
 from apb.prompts import prompt_family
 
 PROMPTS = "agents/act/"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from apb.agents.act import english_action
 from apb.agents.base import FINISH, AgentError, BaseAgent, StopEpisode
 from apb.agents.examples import Example
-from apb.agents.plan import parse_plan
+from apb.agents.plan_generation import parse_plan
 from apb.nl.grammar import letter
 from apb.prompts import prompt_family
 

@@ -12,7 +12,7 @@ import re
 
 from apb.agents.base import FINISH, BaseAgent, StopEpisode
 from apb.agents.examples import Example
-from apb.agents.plan import parse_plan
+from apb.agents.plan_generation import parse_plan
 from apb.prompts import prompt_family
 
 PROMPTS = "agents/open_loop/"

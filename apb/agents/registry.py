@@ -12,13 +12,13 @@ from apb.agents.base import AgentError
 
 # name -> (module, class, fixed keyword arguments)
 AGENTS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "basic": ("apb.agents.plan", "BasicAgent", {}),
-    "cot": ("apb.agents.plan", "CoTAgent", {}),
+    "basic": ("apb.agents.plan_generation", "BasicAgent", {}),
+    "cot": ("apb.agents.plan_generation", "CoTAgent", {}),
     "act": ("apb.agents.act", "ActAgent", {}),
     "react": ("apb.agents.act", "ReActAgent", {}),
     "closed-loop": ("apb.agents.closed_loop", "ClosedLoopAgent", {}),
     "open-loop": ("apb.agents.open_loop", "OpenLoopGroundingAgent", {}),
-    "basic-pddl": ("apb.agents.plan", "BasicPDDLAgent", {}),
+    "basic-pddl": ("apb.agents.plan_generation", "BasicPDDLAgent", {}),
     "act-pddl": ("apb.agents.act", "ActPDDLAgent", {}),
     "random": ("apb.agents.baselines", "RandomAgent", {}),
     "bfs": ("apb.agents.baselines", "PlannerAgent", {"planner": "bfs"}),

@@ -45,7 +45,7 @@ def episode_answers(problems: int, table: AnswerTable) -> None:
     from apb.agents.act import english_action
     from apb.datasets import resolve
     from apb.eval.episode import build_env
-    from apb.eval.plan import plan_episodes
+    from apb.eval.episode_specs import plan_episodes
 
     dataset = resolve(DOMAIN)
     for spec in plan_episodes([DOMAIN], ["act"], f"1-{problems}", 1, model=f"openai-compatible:http://127.0.0.1:1/v1:{MODEL}"):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from apb.domains.registry import natural_key
 from apb.engine.errors import ApbError
-from apb.engine.plans import Plan, PlanStep
+from apb.engine.plan_files import Plan, PlanStep
 
 # (plan folder, problem folders to look in, in order)
 PLAN_FOLDERS: tuple[tuple[str, tuple[str, ...]], ...] = (

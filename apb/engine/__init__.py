@@ -34,7 +34,7 @@ from apb.engine.model import (
     Problem,
 )
 from apb.engine.parser import parse_domain, parse_problem
-from apb.engine.plans import Plan, PlanStep, format_plan, parse_plan, read_plan, write_plan
+from apb.engine.plan_files import Plan, PlanStep, format_plan, parse_plan, read_plan, write_plan
 from apb.engine.task import GroundAction, State, Task, ValidationResult
 from apb.engine.writer import domain_to_pddl, problem_to_pddl
 

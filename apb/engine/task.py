@@ -36,11 +36,11 @@ from apb.engine.errors import ActionError, NotApplicableError, PlanError
 from apb.engine.explain import Explainer, Unmet
 from apb.engine.formulas import FormulaGrounder, make, to_nnf
 from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, ground, paused_gc
+from apb.engine.instantiation import ActionTemplate, effects_decided, literal_parts
 from apb.engine.limits import MAX_ANSWER_CHARS, over_limit
 from apb.engine.model import ActionSchema, Domain, Literal, Problem
-from apb.engine.plans import parse_plan, read_plan
+from apb.engine.plan_files import parse_plan, read_plan
 from apb.engine.successors import SuccessorGenerator
-from apb.engine.templates import ActionTemplate, effects_decided, literal_parts
 
 __all__ = ["Condition", "GroundAction", "State", "Task", "ValidationResult"]
 
@@ -209,7 +209,7 @@ class Task:
     # ---- building ground actions -------------------------------------------------------------------------
     def _make_actions(self, bindings) -> list[GroundAction]:
         """The possible ground actions of reachable bindings: the literal part by a compiled template per schema
-        (apb.engine.templates), complex preconditions and conditional effects as in `_make_action`."""
+        (apb.engine.instantiation), complex preconditions and conditional effects as in `_make_action`."""
         templates: dict[int, ActionTemplate] = {}
         fact_id = self._fact_ids.get
         actions: list[GroundAction] = []

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from apb.engine import Domain, Literal, Task
 from apb.engine.bits import bit_ids
 from apb.equivalence.invariants import GroundModel, Group, mutex_groups
-from apb.equivalence.scene import Scene, fluent_predicates, monotone_predicates
+from apb.equivalence.scene import Scene, monotone_predicates, unconditional_effect_predicates
 from apb.planners import solve
 from apb.planners.h2 import bits_of, reachable_pairs
 from apb.planners.space import Successors
@@ -245,7 +245,7 @@ def generic_closure(domain: Domain, scene: Scene, budget: Budget | None = None) 
         return Closure(PARTIAL, frozenset(scene.goal), None, "generic",
                        "the domain is not STRIPS (conditional or quantified conditions), so implied goal facts "
                        "are not derived")
-    fluent = fluent_predicates(domain)
+    fluent = unconditional_effect_predicates(domain)
     static_init = frozenset(a for a in scene.init if a[0] not in fluent)
     method = "generic"
     if any(g[0] not in fluent and g not in static_init for g in scene.goal) or scene.goal_neg & static_init:

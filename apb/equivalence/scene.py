@@ -75,12 +75,13 @@ def atom_str(atom: Atom) -> str:
     return "(" + " ".join(atom) + ")"
 
 
-def fluent_predicates(domain: Domain) -> frozenset[str]:
-    """Predicates some action changes (the others are static)."""
+def unconditional_effect_predicates(domain: Domain) -> frozenset[str]:
+    """Predicates some action changes by an unconditional effect. On a STRIPS domain (where the closure uses it)
+    these are the fluent predicates; the engine's `fluent_predicates` also counts conditional effects and axioms."""
     return frozenset(eff.predicate for action in domain.actions for eff in action.effects)
 
 
 def monotone_predicates(domain: Domain) -> frozenset[str]:
     """Fluent predicates no action deletes: a fact of one, once true, stays true."""
     deleted = {eff.predicate for action in domain.actions for eff in action.effects if not eff.positive}
-    return fluent_predicates(domain) - deleted
+    return unconditional_effect_predicates(domain) - deleted

@@ -22,7 +22,7 @@ from apb.agents.registry import agent_spec
 from apb.console import make_console
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
-from apb.eval.plan import EvalError, check_translator, resolve_problems
+from apb.eval.episode_specs import EvalError, check_translator, resolve_problems
 from apb.eval.rundir import check_writable
 from apb.eval.runner import run_episodes
 from apb.eval.trajectory import EpisodeSpec, episode_id

@@ -25,7 +25,7 @@ from typing import Any
 import yaml
 
 from apb.engine.errors import ApbError, read_input
-from apb.eval.plan import EvalError, parse_problems, parse_seeds, plan_episodes
+from apb.eval.episode_specs import EvalError, parse_problems, parse_seeds, plan_episodes
 from apb.eval.trajectory import EpisodeSpec
 from apb.flags import DEFAULT_CONCURRENCY
 

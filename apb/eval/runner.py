@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from apb.eval.episode_specs import EvalError, plan_episodes
 from apb.eval.executors import EXECUTORS, ThreadExecutor, make_executor
 from apb.eval.items import EPISODES, ItemKind, is_error
-from apb.eval.plan import EvalError, plan_episodes
 from apb.eval.rundir import RunLock, check_writable, open_run_dir, prepare_run_dir
 from apb.flags import DEFAULT_CONCURRENCY
 

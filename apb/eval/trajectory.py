@@ -2,7 +2,7 @@
 
 A trajectory is written to `<out>/episodes/<episode_id>.jsonl.part` while its episode runs and renamed to
 `<episode_id>.jsonl` when the footer is written (after flush and fsync), so an episode counts as finished iff
-its final `.jsonl` file exists. See ARCHITECTURE.md "Trajectories and results" for the contract.
+its final `.jsonl` file exists. See docs/architecture.md "Trajectories and results" for the contract.
 """
 
 from __future__ import annotations

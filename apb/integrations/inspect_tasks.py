@@ -108,7 +108,7 @@ def game_samples(domain: str, problems: Any, *, split: str = "test", agent: str 
     """One Sample per episode `apb eval` would run for these settings (checked the same way before anything runs);
     its input is the problem's task text, its metadata the episode spec."""
     from apb.eval.episode import build_env
-    from apb.eval.plan import plan_episodes
+    from apb.eval.episode_specs import plan_episodes
 
     specs = plan_episodes([domain], [agent], problems, seeds, model=INSPECT_MODEL, split=split,
                           translator=translator, require_finish=require_finish, max_steps=max_steps,

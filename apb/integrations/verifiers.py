@@ -68,7 +68,7 @@ class ApbGameTask(vf.Task[ApbGameData, vf.State, vf.TaskConfig]):
 class ApbGameTaskset(vf.Taskset[ApbGameTask, ApbGameConfig]):
     def load(self) -> Iterator[ApbGameTask]:
         from apb.datasets import source_name
-        from apb.eval.plan import parse_problems, resolve_problems
+        from apb.eval.episode_specs import parse_problems, resolve_problems
 
         config = self.config
         name = source_name(config.domain)

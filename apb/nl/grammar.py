@@ -25,10 +25,6 @@ def article(word: str) -> str:
     return "an" if w[0] in "aeiou" else "a"
 
 
-def with_article(word: str) -> str:
-    return f"{article(word)} {word}"
-
-
 def plural(noun: str) -> str:
     """Regular English plural of a noun or of the last word of a noun phrase ('gold mine' -> 'gold mines')."""
     if not noun:

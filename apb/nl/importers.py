@@ -33,7 +33,7 @@ PDDLGym-style YAML (`from_pddlgym_yaml`)
 Both importers are lenient about content and strict about form. Entries that do not fit the domain (a predicate
 or action it does not have, such as AutoPlanBench's `=`/`!=`, or placeholders that do not match the parameters)
 are left out and listed in the result's `skipped` attribute; the caller fills the gaps with rule-based wording
-(`apb.nl.templates.complete`). A file that cannot be read as a description at all (bad JSON or YAML, not a
+(`apb.nl.template_builder.complete`). A file that cannot be read as a description at all (bad JSON or YAML, not a
 mapping, a text that is not a string) raises NLTemplateError naming the file and, where known, the line.
 Predicate descriptions state only the positive form; the negated one is derived (`negate`).
 """
@@ -46,14 +46,8 @@ from pathlib import Path
 
 from apb.engine.model import Domain
 from apb.nl.grammar import LETTERS, article, letter
-from apb.nl.templates import (
-    NLTemplateError,
-    NLTemplates,
-    build_templates,
-    param_names,
-    read_description_text,
-    read_yaml_with_lines,
-)
+from apb.nl.nl_yaml import NLTemplateError, NLTemplates, read_description_text, read_yaml_with_lines
+from apb.nl.template_builder import build_templates, param_names
 
 _APB_PLACEHOLDER = re.compile(r"\{\?([^{}\s]+)\}")
 _ANY_PLACEHOLDER = re.compile(r"\{\??([A-Za-z_][\w-]*)\}|\?([A-Za-z_][\w-]*)")

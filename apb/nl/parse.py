@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from apb.nl.templates import _PLACEHOLDER, NLTemplates
+from apb.nl.nl_yaml import _PLACEHOLDER, NLTemplates
 
 _ARTICLE = r"(?:(?:the|a|an)\s+)?"
 _PDDL = re.compile(r"\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)")
@@ -181,7 +181,7 @@ def parser_from_info(info: dict, ground_actions=None) -> TemplateParser:
     """A TemplateParser from an environment's `info` alone (action_schemas, objects, type_nouns): what
     translators use, since agents see only the Gymnasium API. `ground_actions`, if given, is any container that
     says which actions exist (see TemplateParser)."""
-    from apb.nl.templates import ActionTemplate
+    from apb.nl.nl_yaml import ActionTemplate
 
     nouns = frozenset(info.get("type_nouns") or ())
     actions = {}

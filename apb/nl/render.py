@@ -11,7 +11,7 @@ from apb.engine.model import ROOT_TYPE, Domain, Literal, Problem
 from apb.engine.task import GroundAction, State, Task
 from apb.nl.explain import FormulaText
 from apb.nl.grammar import article, capitalize, join_and, letter, words
-from apb.nl.templates import ActionTemplate, NLTemplates, PredicateTemplate
+from apb.nl.nl_yaml import ActionTemplate, NLTemplates, PredicateTemplate
 
 EQUALITY = PredicateTemplate("=", ("x", "y"), "{x} is the same as {y}", "{x} is different from {y}")
 

@@ -9,15 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from apb.engine.model import Domain
-from apb.nl.templates import (
-    NL_KEYS,
-    NLTemplateError,
-    NLTemplates,
-    complete,
-    load_nl_yaml,
-    missing_entries,
-    read_yaml_with_lines,
-)
+from apb.nl.nl_yaml import NL_KEYS, NLTemplateError, NLTemplates, read_yaml_with_lines
+from apb.nl.template_builder import complete, load_nl_yaml, missing_entries
 
 DESCRIPTIONS = ("curated", "rule", "pddl")
 

@@ -27,7 +27,8 @@ from apb.datasets.dataset import strip_comments
 from apb.engine import load_domain, parse_domain, parse_problem
 from apb.engine.errors import ApbError, read_input
 from apb.engine.model import ROOT_TYPE, Domain
-from apb.nl.templates import NLTemplates, build_templates
+from apb.nl.nl_yaml import NLTemplates
+from apb.nl.template_builder import build_templates
 
 VARIANTS = ("obfuscated", "shuffled")
 CACHE_ENV = "APB_VARIANT_CACHE"  # where variant files are written (default: <tmp>/apb-variants)

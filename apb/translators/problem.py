@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from apb.nl.nl_yaml import Template
 from apb.nl.parse import parser_from_info
-from apb.nl.templates import Template
 
 _PDDL_ACTION = re.compile(r"\(\s*([^()\s]+)((?:\s+[^()\s]+)*)\s*\)")
 _SHOWN_OBJECTS = 40

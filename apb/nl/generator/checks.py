@@ -26,10 +26,10 @@ from collections.abc import Iterable, Sequence
 from apb.engine.model import Domain
 from apb.nl.generator.results import Issue
 from apb.nl.grammar import LETTERS, join_and, letter
+from apb.nl.nl_yaml import NLTemplates
 from apb.nl.rules.lexicon import FUNCTION_WORDS, GENERIC_WORDS, PREPOSITIONS, SYNONYMS
 from apb.nl.rules.morphology import stem
 from apb.nl.rules.reader import Reader
-from apb.nl.templates import NLTemplates
 
 PLACEHOLDER = re.compile(r"\{([^{}\s]+)\}")
 WORD = re.compile(r"[A-Za-z]+")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from apb.engine.errors import ApbError
-from apb.nl.templates import NLTemplates
+from apb.nl.nl_yaml import NLTemplates
 
 
 class NLGenerateError(ApbError):

@@ -33,9 +33,10 @@ from apb.nl.generator.results import (
     NLGenerateError,
 )
 from apb.nl.grammar import letter
+from apb.nl.nl_yaml import NLTemplateError, NLTemplates
 from apb.nl.render import DomainText
 from apb.nl.rules import rule_templates
-from apb.nl.templates import NLTemplateError, NLTemplates, build_templates, type_nouns
+from apb.nl.template_builder import build_templates, type_nouns
 
 PREDICATE_MAX_TOKENS = 300
 ACTION_MAX_TOKENS = 500

@@ -35,11 +35,12 @@ import re
 
 from apb.engine.model import Domain
 from apb.nl.grammar import words
+from apb.nl.nl_yaml import NLTemplates
 from apb.nl.rules.actions import ActionRules
 from apb.nl.rules.lexicon import NOISE_DOMAIN_WORDS
 from apb.nl.rules.predicates import PredicateRules
 from apb.nl.rules.reader import Reader
-from apb.nl.templates import NLTemplates, build_templates
+from apb.nl.template_builder import build_templates
 
 
 def domain_words(name: str) -> str:

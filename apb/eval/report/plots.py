@@ -8,7 +8,7 @@ import io
 from typing import Any
 
 from apb.eval.metrics import Episode
-from apb.eval.report_tables import agent_label, agent_order
+from apb.eval.report.tables import agent_label, agent_order
 
 PLOT_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 Y_LABEL = "share of episodes solved"

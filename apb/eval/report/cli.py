@@ -10,9 +10,9 @@ from rich.table import Table
 
 from apb.console import make_console
 from apb.eval.metrics import load_run, summarize
-from apb.eval.report import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
-from apb.eval.report_tables import coverage_caption, model_label
-from apb.eval.study_table import study_tables
+from apb.eval.report.study_table import study_tables
+from apb.eval.report.tables import coverage_caption, model_label
+from apb.eval.report.writer import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -1,5 +1,5 @@
 """report.html: one self-contained page (inline CSS and script, the plot embedded) with the report's tables and the
-episode viewer (apb.eval.report_viewer): every episode's steps beside the picture of each state, filters, and links
+episode viewer (apb.eval.report.viewer): every episode's steps beside the picture of each state, filters, and links
 from the coverage table's cells."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from importlib import resources
 from typing import Any
 
 from apb.eval.metrics import Episode
-from apb.eval.report_plot import Series, length_axis, length_note, plot_svg, plot_text_rows
-from apb.eval.report_tables import (
+from apb.eval.report.plots import Series, length_axis, length_note, plot_svg, plot_text_rows
+from apb.eval.report.study_table import study_tables
+from apb.eval.report.tables import (
     CoverageTable,
     cost_rows,
     coverage_caption,
@@ -21,8 +22,7 @@ from apb.eval.report_tables import (
     metric_rows,
     num,
 )
-from apb.eval.report_viewer import cell_link, viewer_html
-from apb.eval.study_table import study_tables
+from apb.eval.report.viewer import cell_link, viewer_html
 
 
 def _e(value: Any) -> str:
@@ -61,7 +61,7 @@ def _coverage_html(table: CoverageTable) -> str:
 def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series: Series, episodes: list[Episode],
                 unfinished: int, png: bytes | None) -> str:
     """The whole page as one string."""
-    css = resources.files("apb.eval").joinpath("templates/report.css").read_text(encoding="utf-8")
+    css = resources.files("apb.eval.report").joinpath("templates/report.css").read_text(encoding="utf-8")
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>apb evaluation report</title>",
              f"<style>{css}</style></head><body><h1>apb evaluation report</h1>",
              f"<p>{len(episodes)} finished episodes, {unfinished} unfinished.</p>"]

@@ -15,9 +15,9 @@ from typing import Any
 from urllib.parse import quote
 
 from apb.eval.metrics import Episode
-from apb.eval.report_pictures import EpisodePictures
-from apb.eval.report_plot import length_text
-from apb.eval.report_tables import agent_label, domain_label, model_label
+from apb.eval.report.pictures import EpisodePictures
+from apb.eval.report.plots import length_text
+from apb.eval.report.tables import agent_label, domain_label, model_label
 
 
 def outcome(episode: Episode) -> str:
@@ -91,7 +91,7 @@ def viewer_html(episodes: list[Episode]) -> str:
         blobs.append(f"<script type='application/octet-stream' id='apb-episode-{index}'>"
                      f"{_pack(episode_detail(episode, pictures, note))}</script>")
     listing = json.dumps(summaries, ensure_ascii=False).replace("<", "\\u003c")
-    script = resources.files("apb.eval").joinpath("templates/viewer.js").read_text(encoding="utf-8")
+    script = resources.files("apb.eval.report").joinpath("templates/viewer.js").read_text(encoding="utf-8")
     return "\n".join([
         "<h2 id='episodes'>Episodes</h2>",
         "<p class='note'>Open an episode to see its steps beside the picture of each state (orange: what the "

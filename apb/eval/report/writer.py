@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from apb.eval.metrics import load_run, solved_by_plan_length, summarize, unfinished_episodes
-from apb.eval.report_html import render_html
-from apb.eval.report_plot import Series, length_axis, length_note, plot_png, plot_text_rows
-from apb.eval.report_tables import (
+from apb.eval.report.html_page import render_html
+from apb.eval.report.plots import Series, length_axis, length_note, plot_png, plot_text_rows
+from apb.eval.report.study_table import study_tables
+from apb.eval.report.tables import (
     CONTRACT_KEYS,
     NO_MODEL,
     CoverageTable,
@@ -30,7 +31,6 @@ from apb.eval.report_tables import (
     domain_label,
     metric_rows,
 )
-from apb.eval.study_table import study_tables
 
 __all__ = ["CONTRACT_KEYS", "agent_label", "coverage_matrix", "coverage_tables", "domain_label", "render_markdown",
            "write_csv", "write_report"]
