@@ -183,11 +183,11 @@ def test_rule_built_axioms_agree_with_the_written_bodies_on_reachable_states(fol
         warnings.simplefilter("ignore")
         task = load_task(domain_file, problem_file)
     built = task.axioms.rules_of
-    assert built and task._axiom_sources
+    assert built and task._builder.axiom_sources
     rng = random.Random(11)
     state, compared = task.initial_state, 0
     for _ in range(60):
-        for fid in set(built) | set(task._axiom_sources):
+        for fid in set(built) | set(task._builder.axiom_sources):
             written = task.axioms.bodies(fid)
             assert any(b.holds(state.bits) for b in built.get(fid, ())) == any(b.holds(state.bits) for b in written)
             compared += 1

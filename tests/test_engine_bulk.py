@@ -12,7 +12,7 @@ import pytest
 from conftest import first_ipc_problem
 
 import apb.engine.joins as joins_module
-import apb.engine.task as task_module
+import apb.engine.task_build as build_module
 from apb.engine.ground import (
     _axiom_schema,
     _FactIndex,
@@ -63,11 +63,11 @@ def grounders_over_reached(folder: str):
                                     "caldera-opt18-adl", "childsnack-sat14-strips", "tidybot-opt11-strips",
                                     "barman-sat11-strips"])
 def test_bulk_built_actions_equal_the_general_path(folder, monkeypatch):
-    monkeypatch.setattr(task_module, "BULK_MIN", 1)  # every STRIPS schema through its generated loop
+    monkeypatch.setattr(build_module, "BULK_MIN", 1)  # every STRIPS schema through its generated loop
     task = load(folder)
     expected = []
     for schema, args in ground(task.domain, task.problem).bindings:
-        action = task._make_action(schema, args)
+        action = task._builder.make_action(schema, args)
         if not action.never_applicable:
             expected.append(fields(action))
     assert expected
@@ -87,19 +87,19 @@ def test_interpreted_templates_equal_the_compiled_ones(folder, monkeypatch):
     every binding, and the same task either way."""
     from apb.engine.instantiation import ActionTemplate, effects_decided
 
-    monkeypatch.setattr(task_module, "BULK_MIN", 10**9)  # every schema through make / make_interpreted
-    monkeypatch.setattr(task_module, "COMPILE_MIN", 10**9)  # every schema interpreted
+    monkeypatch.setattr(build_module, "BULK_MIN", 10**9)  # every schema through make / make_interpreted
+    monkeypatch.setattr(build_module, "COMPILE_MIN", 10**9)  # every schema interpreted
     interpreted = load(folder)
-    monkeypatch.setattr(task_module, "COMPILE_MIN", 0)  # every schema compiled
+    monkeypatch.setattr(build_module, "COMPILE_MIN", 0)  # every schema compiled
     compiled = load(folder)
     assert [fields(a) for a in interpreted.actions] == [fields(a) for a in compiled.actions]
     task = compiled
     checked = 0
     for schema, args in ground(task.domain, task.problem).bindings:
-        template = ActionTemplate(schema, task._fluent_preds, task._static, task._fact_ids.get, task.problem,
+        template = ActionTemplate(schema, task._builder.fluent_preds, task._static, task._fact_ids.get, task.problem,
                                   task.has_costs)
         assert template.make_interpreted(args) == template.make(args), (schema.name, args)
-        assert effects_decided(schema, task._fluent_preds) == template.effects_inline
+        assert effects_decided(schema, task._builder.fluent_preds) == template.effects_inline
         checked += 1
     assert checked >= 4
 

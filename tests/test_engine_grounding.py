@@ -43,7 +43,7 @@ def test_grounding_with_early_exits_equals_grounding_everything(folder):
         from apb.engine import load_domain, load_problem
         domain = load_domain(domain_file)
         task = Task(domain, load_problem(problem_file, domain))
-    grounder = task._formulas
+    grounder = task._builder.formulas
     cases = []
     for schema in domain.actions:
         if schema.condition is not None:

@@ -4,7 +4,7 @@
 (one per parameter) to the ground action's literal part: the fact ids of its positive and negative literal
 preconditions, of its unconditional add and delete effects (schemas without conditional effects) and its step
 cost; or None when a static or equality precondition fails or a positive fluent precondition is never reachable
-(the action can never apply). It computes exactly what the task's general path (`Task._make_action`) computes
+(the action can never apply). It computes exactly what the task's general path (`TaskBuilder.make_action`) computes
 for those parts, without building a binding dictionary, explanation texts or a tuple per literal; the
 explanation texts of an action are built when first asked for (`GroundAction.conditions`). For a STRIPS schema,
 `build_all` makes the ground actions of all its bindings in one generated loop (no Python call per binding); so
