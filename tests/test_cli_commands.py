@@ -43,7 +43,7 @@ def test_the_table_and_the_registered_commands_agree():
 def test_a_command_missing_from_the_table_is_refused_and_extensions_wait_for_their_command():
     sub = argparse.ArgumentParser(prog="apb").add_subparsers(dest="command")
     commands = Commands(sub)
-    with pytest.raises(LookupError, match="add it to COMMANDS in apb/cli.py"):
+    with pytest.raises(LookupError, match=r"add it to COMMANDS in apb/cli\.py"):
         commands.add_parser("bogus")
     added = []
     commands.extend("acp", lambda acp_sub: added.append(acp_sub.add_parser("export")))  # before acp exists

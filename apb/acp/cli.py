@@ -21,7 +21,7 @@ from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
     add_executor,
-    add_llm_concurrency,
+    add_item_run_flags,
     add_set_overwrite_flags,
     non_negative_int,
     positive_int,
@@ -256,14 +256,9 @@ def add_parsers(commands) -> None:
                    help="examples per prompt, from the same group (default 2)")
     e.add_argument("--shots-from", help="take the examples from these questions (e.g. ACPBench's dev files)")
     e.add_argument("--cot", action="store_true", help="ask for step-by-step reasoning before 'Answer:'")
-    e.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
-                   help=f"questions at a time (default {DEFAULT_CONCURRENCY})")
-    add_llm_concurrency(e)
-    add_executor(e, "questions")
-    e.add_argument("--resume", action="store_true",
-                   help="continue the run in --out (same settings): skip answered questions, retry LLM errors")
-    e.add_argument("--overwrite", action="store_true", help="delete the earlier run in --out and start again")
-    e.add_argument("--out", help="output folder (default: eval/ next to the questions)")
+    add_item_run_flags(e, "questions", at_once="questions at a time", where="--out",
+                       skip="skip answered questions, retry LLM errors",
+                       out="output folder (default: eval/ next to the questions)")
     e.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
     e.add_argument("--no-progress", action="store_true")
     e.set_defaults(func=cmd_eval)

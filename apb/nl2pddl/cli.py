@@ -24,7 +24,7 @@ from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
     add_executor,
-    add_llm_concurrency,
+    add_item_run_flags,
     add_set_overwrite_flags,
     non_negative_int,
     positive_int,
@@ -78,14 +78,8 @@ def add_parsers(commands) -> None:
     p.add_argument("--llm", required=True, metavar="SPEC", help=LLM_HELP)
     p.add_argument("--shots", type=non_negative_int, default=0,
                    help="examples of the same domain in each prompt (default 0)")
-    p.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
-                   help=f"pairs scored at once (default {DEFAULT_CONCURRENCY})")
-    add_llm_concurrency(p)
-    add_executor(p, "pairs")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the run in OUT (same settings): skip scored pairs, retry errors")
-    p.add_argument("--overwrite", action="store_true", help="delete the earlier run in OUT and start again")
-    p.add_argument("--out", help="run folder (default: next to PAIRS, named after the LLM)")
+    add_item_run_flags(p, "pairs", at_once="pairs scored at once", where="OUT", skip="skip scored pairs, retry errors",
+                       out="run folder (default: next to PAIRS, named after the LLM)")
     p.add_argument("--limit", type=positive_int, default=None, help="only the first N pairs")
     p.add_argument("--max-tokens", type=positive_int, default=2048, help="answer length cap (default 2048)")
     p.add_argument("--cache", choices=("rw", "replay", "off"), default="rw", help="the LLM answer cache mode")
