@@ -1,6 +1,6 @@
 """`apb equiv DOMAIN A B [--placeholder] [--json]`: exit 0 equivalent, 1 not equivalent, 2 bad input, 3 unknown.
 
-The main CLI adds the parser with `add_equiv_parser(subparsers)`; bad input raises ApbError subclasses, which the
+`add_parsers(commands)` adds `equiv` to the `apb` command; bad input raises ApbError subclasses, which the
 main CLI prints before exiting with code 2.
 """
 
@@ -25,9 +25,8 @@ EXIT_CODES = {EQUIVALENT: EXIT_OK, NOT_EQUIVALENT: EXIT_NEGATIVE, "unknown": EXI
 
 def add_parsers(commands) -> None:
     """Adds `equiv` to the `apb` command (see apb.cli.Commands)."""
-    p = commands.add_parser("equiv",
-                            description="Planetarium's equivalence: equal initial states and equal fully "
-                                          "specified goals under one renaming of objects.")
+    p = commands.add_parser("equiv", description="Planetarium's equivalence: equal initial states and equal fully "
+                                                 "specified goals under one renaming of objects.")
     p.add_argument("domain", metavar="DOMAIN", help="the PDDL domain file")
     p.add_argument("problem_a", metavar="A", help="a PDDL problem file")
     p.add_argument("problem_b", metavar="B", help="another PDDL problem file")
