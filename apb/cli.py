@@ -60,10 +60,9 @@ err = make_console(stderr=True)
 
 
 class Commands:
-    """What each package's `add_parsers(commands)` receives. `add_parser(name, ...)` adds a top-level command (one
-    of COMMANDS, whose line is its help: a `help=` given here is not shown); `add_subparsers(parser, ...)` gives it
-    subcommands that other packages may extend; `extend(name, add)` asks for `add(subcommands)` on another package's
-    command once every package has added its own (so a package never imports the one it extends)."""
+    """What each package's `add_parsers(commands)` receives: `add_parser(name, ...)` adds a command of COMMANDS (whose
+    line is its help; a `help=` here is not shown), `add_subparsers(parser, ...)` its subcommands, and `extend(name,
+    add)` runs `add(subcommands)` on another package's command once all are added (it is never imported)."""
 
     def __init__(self, sub) -> None:  # what the parser's add_subparsers returned
         self._sub = sub
@@ -145,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
         package.add_parsers(commands)
     commands.finish()
     return parser
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     if issubclass(category, PDDLWarning):
         err.print(f"[yellow]warning[/yellow]: {escape(str(message))}")
