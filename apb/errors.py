@@ -28,7 +28,6 @@ from apb.engine.errors import (
 _HOMES = {
     "ACPError": "apb.acp.errors",
     "AgentError": "apb.agents.base",
-    "BadInput": "apb.cli",
     "CacheMissError": "apb.llm.base",
     "ConfigError": "apb.eval.config",
     "ContextError": "apb.acp.english",

@@ -75,6 +75,19 @@ def add_executor(parser: argparse.ArgumentParser, noun: str) -> None:
                              "local instance, or the cluster at $RAY_ADDRESS (pip install 'apb[ray]')")
 
 
+def add_item_run_flags(parser: argparse.ArgumentParser, noun: str, *, at_once: str, where: str, skip: str,
+                       out: str) -> None:
+    """`--concurrency`, `--llm-concurrency`, `--executor`, `--resume`, `--overwrite` and `--out` of a command whose
+    LLM runs items on the one runner (`apb acp eval`, `apb nl2pddl eval`); `where` names the run folder."""
+    parser.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
+                        help=f"{at_once} (default {DEFAULT_CONCURRENCY})")
+    add_llm_concurrency(parser)
+    add_executor(parser, noun)
+    parser.add_argument("--resume", action="store_true", help=f"continue the run in {where} (same settings): {skip}")
+    parser.add_argument("--overwrite", action="store_true", help=f"delete the earlier run in {where} and start again")
+    parser.add_argument("--out", help=out)
+
+
 def add_set_overwrite_flags(parser: argparse.ArgumentParser, what: str) -> None:
     """`--overwrite` and `--overwrite-results` of a command that writes a generated set (questions, pairs)."""
     parser.add_argument("--overwrite", action="store_true",

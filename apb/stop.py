@@ -11,7 +11,8 @@ from __future__ import annotations
 import signal
 import threading
 
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+from apb.exit_codes import EXIT_INTERRUPTED, EXIT_TERMINATED
+
 _received: list[int] = []
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from apb import cli
+from apb.agents import cli as agents_cli
 from apb.bench.env import run_env_bench
 from apb.domains.registry import problem_files
 
@@ -21,7 +22,7 @@ def run(capsys, *args, stdin: str | None = None, monkeypatch=None) -> tuple[int,
             except StopIteration:
                 raise EOFError from None
 
-        monkeypatch.setattr(cli.out, "input", fake_input)
+        monkeypatch.setattr(agents_cli.out, "input", fake_input)
     code = cli.main(list(args))
     captured = capsys.readouterr()
     return code, captured.out, captured.err

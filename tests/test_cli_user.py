@@ -8,8 +8,8 @@ import os
 import pytest
 from rich.console import Console
 
-from apb import cli
 from apb.cli import main
+from apb.domains import cli as domains_cli
 from apb.eval.trajectory import read_trajectory
 
 
@@ -83,7 +83,7 @@ def test_examples_build_writes_to_the_current_folder_not_the_package(tmp_path, m
 
 def test_domain_statistics_fit_80_columns(monkeypatch):
     console = Console(width=80, record=True, highlight=False, soft_wrap=True)
-    monkeypatch.setattr(cli, "out", console)
+    monkeypatch.setattr(domains_cli, "out", console)
     assert main(["domains", "--stats"]) == 0
     text = console.export_text()
     assert max(len(line) for line in text.splitlines()) <= 80

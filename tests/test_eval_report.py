@@ -266,13 +266,9 @@ def test_report_without_matplotlib(tmp_path, monkeypatch):
 
 # ---- CLI ------------------------------------------------------------------------------------------------------
 def _parse(argv):
-    import argparse
+    from apb.cli import build_parser
 
-    from apb.eval.report.cli import add_report_parser
-
-    parser = argparse.ArgumentParser(prog="apb")
-    add_report_parser(parser.add_subparsers(dest="command"))
-    return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
 
 
 def test_cli_prints_coverage_and_paths(tmp_path, capsys):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from apb.exit_codes import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_TERMINATED
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -24,7 +26,7 @@ def test_the_readme_table_is_what_the_commands_do():
     for line in table.splitlines()[2:]:
         cells = [c.strip() for c in line.strip("|").split(" | ")][1:]
         *situations, ctrl_c, sigterm = cells
-        assert all(c == "—" or c.startswith("2: ") for c in situations), line  # input errors: exit 2, a message
-        assert ctrl_c == "—" or ctrl_c.startswith("130: interrupted"), line
-        assert sigterm == "—" or sigterm.startswith("143: terminated (SIGTERM)"), line  # handled as Ctrl-C is
+        assert all(c == "—" or c.startswith(f"{EXIT_BAD_INPUT}: ") for c in situations), line  # exit 2, a message
+        assert ctrl_c == "—" or ctrl_c.startswith(f"{EXIT_INTERRUPTED}: interrupted"), line
+        assert sigterm == "—" or sigterm.startswith(f"{EXIT_TERMINATED}: terminated (SIGTERM)"), line  # as Ctrl-C
     assert table.count("130: ") >= 3 and table.count("143: ") == table.count("130: ")

@@ -147,8 +147,8 @@ class Gold:
         """The gold of the questions and pairs the section's `apb ... export` commands exported."""
         from apb.acp import read_questions
         from apb.acp.evaluate import answer_text, build_messages
+        from apb.nl2pddl.cli import pairs_file
         from apb.nl2pddl.planetarium import normalise, read_rows
-        from apb.nl2pddl.run_cli import pairs_file
         from apb.nl2pddl.runner import domain_file_for, messages_for
 
         self.plans, self.table = {}, {}

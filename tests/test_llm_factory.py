@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
@@ -11,6 +10,7 @@ import types
 import pytest
 from test_llm_backends import FakeServer, anthropic_body, openai_body, sleeps, status  # noqa: F401 - sleeps: autouse
 
+from apb.cli import build_parser
 from apb.llm import (
     CacheMissError,
     Completion,
@@ -185,9 +185,7 @@ def test_local_with_a_model_path(monkeypatch, tmp_path):
 
 # ---- apb cache ------------------------------------------------------------------------------------------------
 def run_cache(capsys, *argv: str) -> tuple[int, str]:
-    parser = argparse.ArgumentParser(prog="apb")
-    cache_cli.add_cache_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["cache", *argv])
+    args = build_parser().parse_args(["cache", *argv])
     code = args.func(args)
     return code, capsys.readouterr().out
 

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from apb.cli import build_parser
 from apb.domains.registry import domain_file, domain_names, problem_files
 from apb.engine import ApbError, load_domain, load_task
 from apb.llm.base import LLMError
 from apb.llm.scripted import ScriptedLLM
 from apb.nl import DomainText, TaskText, load_nl_yaml
-from apb.nl.cli import add_nl_parser, cmd_nl_generate
+from apb.nl.cli import cmd_nl_generate
 from apb.nl.generator import (
     NLGenerateError,
     generate_templates,
@@ -415,9 +416,7 @@ def test_bad_examples_are_a_clear_error(tmp_path):
 
 # ---- apb nl generate ----------------------------------------------------------------------------------------------
 def nl_args(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="apb")
-    add_nl_parser(parser.add_subparsers(dest="command"))
-    return parser.parse_args(["nl", *argv])
+    return build_parser().parse_args(["nl", *argv])
 
 
 def test_cli_generates_an_nl_yaml_from_a_scripted_llm(tmp_path, capsys):

@@ -5,10 +5,10 @@ is not UTF-8, a non-empty --out, --resume with changed settings, a second run in
     python tools/exit_code_table.py            # prints the table (markdown)
     python tools/exit_code_table.py --check    # exit 1 when README.md's table differs (tests/test_exit_codes.py)
 
-Each cell is the exit code and the start of the one-line message; "—" where the situation cannot arise (the command
-has no --out, no --resume, or no input file). Ctrl-C is a real SIGINT sent to a subprocess in the middle of a long
-piece of work, 2.5 seconds after it started; SIGTERM (what `kill`, `timeout` and job schedulers send) the same with
-SIGTERM, in the same command as Ctrl-C.
+Each cell is the exit code (one of apb.exit_codes; another stops the tool) and the start of the one-line message;
+"—" where the situation cannot arise (the command has no --out, no --resume, or no input file). Ctrl-C is a real
+SIGINT sent to a subprocess in the middle of a long piece of work, 2.5 seconds after it started; SIGTERM (what
+`kill`, `timeout` and job schedulers send) the same with SIGTERM, in the same command as Ctrl-C.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from apb.exit_codes import MEANINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -197,6 +199,8 @@ def build_table() -> str:
                         stderr = stderr.split(":", 1)[0]  # "interrupted", then what finished: depends on timing
                     else:
                         code, stderr = run_in_process(argv)
+                    if code not in MEANINGS:
+                        raise SystemExit(f"{command}, {scenario}: exit code {code} is not one of apb.exit_codes")
                     cells.append(f"{code}: {message(stderr, str(work))}" if code else "0")
                 rows.append(f"| {command} | " + " | ".join(cells) + " |")
         finally:

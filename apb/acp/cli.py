@@ -1,6 +1,6 @@
 """`apb acp generate | eval | report | answer | audit`: ACPBench-style reasoning questions with proved gold.
 
-`add_acp_parser(sub)` adds the subcommand to the `apb` parser. Exit codes (as every command): 0 done, 1 problems
+`add_parsers(commands)` adds the command to `apb`. Exit codes (as every command): 0 done, 1 problems
 found (eval: questions whose LLM call failed; audit: provably wrong gold), 2 bad input (one message), 130 Ctrl-C.
 """
 
@@ -17,10 +17,11 @@ from rich.table import Table
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS
 from apb.console import make_console
+from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
     add_executor,
-    add_llm_concurrency,
+    add_item_run_flags,
     add_set_overwrite_flags,
     non_negative_int,
     positive_int,
@@ -69,7 +70,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                   "is decided within the budget)")
     for skipped in stats.skipped:
         err.print(f"[yellow]skipped[/yellow] {escape(skipped)}")
-    return 0
+    return EXIT_OK
 
 
 def _group_prefix(task: str) -> str:
@@ -112,8 +113,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if summary["errors"]:
         err.print(f"[red]{summary['errors']} question(s) ended in an LLM error[/red]: they are not scored; rerun with "
                   "--resume to ask them again")
-        return 1
-    return 0
+        return EXIT_NEGATIVE
+    return EXIT_OK
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -122,7 +123,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     summary, paths = write_report(args.dirs, args.out)
     out.print(markdown(summary))
     out.print(f"-> {escape(str(paths[0]))}, {escape(str(paths[1]))}")
-    return 0
+    return EXIT_OK
 
 
 def cmd_answer(args: argparse.Namespace) -> int:
@@ -167,7 +168,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
     out.print(f"{len(questions) - missing - skipped} answers -> {escape(str(target))}{note}")
     if undecided and args.agent == "solver" and args.escalate:
         _budget_report(undecided, args.escalate)
-    return 1 if missing else 0
+    return EXIT_NEGATIVE if missing else EXIT_OK
 
 
 def _budget_report(undecided: list, steps: int) -> None:
@@ -220,15 +221,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     out.print(f"{len(generative)} generative question(s) checked: {len({f.id for f in wrong})} with provably wrong "
               f"gold ({len(wrong)} finding(s), {failed} whose proof does not replay), {len({f.id for f in notes})} "
               f"whose gold misses correct answers, {len(findings) - len(wrong) - len(notes)} not checkable")
-    return 1 if wrong else 0
+    return EXIT_NEGATIVE if wrong else EXIT_OK
 
 
-def add_acp_parser(sub) -> argparse.ArgumentParser:
-    """Adds `apb acp ...` to the `apb` parser."""
+def add_parsers(commands) -> None:
+    """Adds `apb acp ...` to the `apb` command (see apb.cli.Commands); `apb acp export` is the integrations'."""
     from apb.acp.space import DEFAULT_BUDGET
 
-    p = sub.add_parser("acp", help="ACPBench-style reasoning questions: generate, eval, report, answer, audit")
-    acp_sub = p.add_subparsers(dest="acp", metavar="ACTION", required=True)
+    p = commands.add_parser("acp")
+    acp_sub = commands.add_subparsers(p, dest="acp", metavar="ACTION", required=True)
 
     g = acp_sub.add_parser("generate", help="questions with proved gold from a bundled domain or dataset folder")
     g.add_argument("dataset", help="bundled domain name or dataset folder")
@@ -255,14 +256,9 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
                    help="examples per prompt, from the same group (default 2)")
     e.add_argument("--shots-from", help="take the examples from these questions (e.g. ACPBench's dev files)")
     e.add_argument("--cot", action="store_true", help="ask for step-by-step reasoning before 'Answer:'")
-    e.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
-                   help=f"questions at a time (default {DEFAULT_CONCURRENCY})")
-    add_llm_concurrency(e)
-    add_executor(e, "questions")
-    e.add_argument("--resume", action="store_true",
-                   help="continue the run in --out (same settings): skip answered questions, retry LLM errors")
-    e.add_argument("--overwrite", action="store_true", help="delete the earlier run in --out and start again")
-    e.add_argument("--out", help="output folder (default: eval/ next to the questions)")
+    add_item_run_flags(e, "questions", at_once="questions at a time", where="--out",
+                       skip="skip answered questions, retry LLM errors",
+                       out="output folder (default: eval/ next to the questions)")
     e.add_argument("--cache", default="rw", choices=("rw", "replay", "off"), help="LLM answer cache mode")
     e.add_argument("--no-progress", action="store_true")
     e.set_defaults(func=cmd_eval)
@@ -290,4 +286,3 @@ def add_acp_parser(sub) -> argparse.ArgumentParser:
     u.add_argument("file", help="an ACPBench <task>/test.gen.json[.gz] file, questions.jsonl, or a folder")
     u.add_argument("--json", help="also write the findings to this JSON file")
     u.set_defaults(func=cmd_audit)
-    return p

@@ -18,10 +18,10 @@ from apb.flags import positive_float
 err = make_console(stderr=True)
 
 
-def add_bench_parser(sub) -> None:
-    """Adds `apb bench` and its subcommands to the top-level subparsers `sub`."""
-    p = sub.add_parser("bench", help="performance benchmarks")
-    bench_sub = p.add_subparsers(dest="bench", metavar="BENCH", required=True)
+def add_parsers(commands) -> None:
+    """Adds `apb bench` and its subcommands to the `apb` command (see apb.cli.Commands)."""
+    p = commands.add_parser("bench")
+    bench_sub = commands.add_subparsers(p, dest="bench", metavar="BENCH", required=True)
     b = bench_sub.add_parser("engine",
                              help="applicable+apply throughput and grounding time (vs PDDLGym, or --peer pymimir)")
     b.add_argument("--reference", help="AutoPlanBench data folder (default: $APB_REFERENCE or ../shared/...)")

@@ -1,6 +1,6 @@
 """`apb equiv DOMAIN A B [--placeholder] [--json]`: exit 0 equivalent, 1 not equivalent, 2 bad input, 3 unknown.
 
-The main CLI adds the parser with `add_equiv_parser(subparsers)`; bad input raises ApbError subclasses, which the
+`add_parsers(commands)` adds `equiv` to the `apb` command; bad input raises ApbError subclasses, which the
 main CLI prints before exiting with code 2.
 """
 
@@ -17,17 +17,16 @@ from apb.equivalence.check import EQUIVALENT, NOT_EQUIVALENT, check
 from apb.equivalence.closure import Budget
 from apb.equivalence.graph import BACKENDS, RUSTWORKX_MISSING, have_rustworkx
 from apb.equivalence.scene import EquivalenceError
+from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK, EXIT_UNDECIDED
 from apb.flags import positive_int
 
-EXIT_CODES = {EQUIVALENT: 0, NOT_EQUIVALENT: 1, "unknown": 3}
+EXIT_CODES = {EQUIVALENT: EXIT_OK, NOT_EQUIVALENT: EXIT_NEGATIVE, "unknown": EXIT_UNDECIDED}
 
 
-def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
-    """Adds `equiv` to the main parser's subparsers; returns its parser."""
-    p = subparsers.add_parser("equiv", help="are two PDDL problems the same task up to renaming? (exit 0 yes, "
-                                            "1 no, 2 bad input, 3 unknown)",
-                              description="Planetarium's equivalence: equal initial states and equal fully "
-                                          "specified goals under one renaming of objects.")
+def add_parsers(commands) -> None:
+    """Adds `equiv` to the `apb` command (see apb.cli.Commands)."""
+    p = commands.add_parser("equiv", description="Planetarium's equivalence: equal initial states and equal fully "
+                                                 "specified goals under one renaming of objects.")
     p.add_argument("domain", metavar="DOMAIN", help="the PDDL domain file")
     p.add_argument("problem_a", metavar="A", help="a PDDL problem file")
     p.add_argument("problem_b", metavar="B", help="another PDDL problem file")
@@ -39,7 +38,6 @@ def add_equiv_parser(subparsers) -> argparse.ArgumentParser:
                         "is 'unknown' (exit 3) when a budget runs out before the closure is decided")
     p.add_argument("--json", action="store_true", help="machine-readable result")
     p.set_defaults(func=cmd_equiv)
-    return p
 
 
 def cmd_equiv(args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
-"""`apb run` (one episode with a live transcript) and `apb eval` (many episodes, concurrent, resumable).
+"""`apb run` (one episode with a live transcript), `apb eval` (many episodes, concurrent, resumable), `apb report`
+(apb.eval.report.cli) and `apb generate` (new problems with gold plans for a bundled domain, written under eval's
+output-folder rule).
 
-`add_run_parser(sub)` and `add_eval_parser(sub)` add the subcommands to the `apb` parser. Exit codes (the same
-for every command, see the README): 0 every episode ran (solved or not), 1 an episode ended in an error (an LLM
-error, a crash: recorded, retried by --resume), 2 bad input, 130 interrupted (finished episodes are kept).
+`add_parsers(commands)` adds them to the `apb` command. Exit codes (the same for every command, apb.exit_codes): 0
+every episode ran (solved or not), 1 an episode ended in an error (an LLM error, a crash: recorded, retried by
+--resume), 2 bad input, 130 interrupted (finished episodes are kept).
 """
 
 from __future__ import annotations
@@ -20,15 +22,27 @@ from apb.agents import AGENTS, agent_class
 from apb.agents.base import AgentWrapper
 from apb.agents.registry import agent_spec
 from apb.console import make_console
+from apb.engine.errors import ApbError
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
 from apb.eval.episode_specs import EvalError, check_translator, resolve_problems
+from apb.eval.report import cli as report_cli
 from apb.eval.rundir import check_writable
 from apb.eval.runner import run_episodes
 from apb.eval.trajectory import EpisodeSpec, episode_id
-from apb.flags import DEFAULT_CONCURRENCY, add_executor, add_llm_concurrency, non_negative_int, positive_int
+from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
+from apb.flags import (
+    DEFAULT_CONCURRENCY,
+    add_executor,
+    add_llm_concurrency,
+    at_most,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+MAX_GENERATED = 10_000  # apb generate --count: more would run for days
+MAX_DUPLICATES = 1_000  # apb generate stops after this many duplicate problems in a row
 out = make_console()
 err = make_console(stderr=True)
 
@@ -108,7 +122,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               + (f", optimal length {footer['optimal_plan_length']}" if footer.get("optimal_plan_length") else ""))
     if footer.get("error"):
         err.print(f"[red]error[/red]: {escape(str(footer['error']))}")
-        return EXIT_FAILED
+        return EXIT_NEGATIVE
     if args.out:
         out.print(f"trajectory: {final}")
     return EXIT_OK
@@ -118,8 +132,16 @@ def _problem(value: str) -> int | str:
     return int(value) if str(value).isdigit() else value
 
 
-def add_run_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("run", help="run one agent on one problem with a live transcript")
+def add_parsers(commands) -> None:
+    """Adds `run`, `eval`, `report` and `generate` to the `apb` command (see apb.cli.Commands)."""
+    _add_run_parser(commands)
+    _add_eval_parser(commands)
+    report_cli.add_parsers(commands)
+    _add_generate_parser(commands)
+
+
+def _add_run_parser(commands) -> argparse.ArgumentParser:
+    p = commands.add_parser("run")
     p.add_argument("domain", help="a bundled domain or a dataset folder")
     p.add_argument("--agent", required=True, help="agent name (act, react, bfs, random, ...)")
     p.add_argument("--llm", help="LLM spec: openai:<model>, anthropic:<model>, local, scripted:<file>, ...")
@@ -281,7 +303,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if summary["errors"]:
         err.print(f"[red]{summary['errors']} episode(s) ended in an error[/red] (see their trajectories' footers); "
                   "rerun with --resume to retry them")
-        return EXIT_FAILED
+        return EXIT_NEGATIVE
     return EXIT_OK
 
 
@@ -308,8 +330,8 @@ def _seeds(value: str) -> int | list[int]:
     return seeds
 
 
-def add_eval_parser(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser("eval", help="run agents x domains x problems x seeds; JSONL trajectories, resumable")
+def _add_eval_parser(commands) -> argparse.ArgumentParser:
+    p = commands.add_parser("eval")
     p.add_argument("--config", help="an experiment YAML file (flags override its keys)")
     p.add_argument("--domains", help="comma-separated bundled domains or dataset folders, or 'all'")
     p.add_argument("--agents", help="comma-separated agent names")
@@ -338,3 +360,77 @@ def add_eval_parser(sub) -> argparse.ArgumentParser:
                    help="run only shard I of N (0-based); merge the shards' folders with apb report DIR1 DIR2 ...")
     p.set_defaults(func=cmd_eval)
     return p
+
+
+# ---- apb generate -----------------------------------------------------------------------------------------
+def _add_generate_parser(commands) -> argparse.ArgumentParser:
+    p = commands.add_parser("generate")
+    p.add_argument("domain")
+    p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
+    p.add_argument("--count", type=at_most(MAX_GENERATED), default=5,
+                   help=f"problems to generate (default 5, at most {MAX_GENERATED})")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="first seed; problem i uses seed + i")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE", help="generator parameter (repeatable)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds per problem for A*, then for GBFS")
+    p.add_argument("--force", action="store_true", help="replace problems already in --out")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_generate)
+    return p
+
+
+def _parse_params(pairs: list[str]) -> dict:
+    params: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ApbError(f"--param {pair!r}: write it as NAME=VALUE, e.g. --param blocks=6")
+        try:
+            params[key] = int(value)
+        except ValueError:
+            params[key] = value
+    return params
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    import shutil
+    import time
+
+    from apb import domains
+    from apb.domains.builder import build, write_set
+    from apb.engine import load_domain
+
+    folder = domains.domain_dir(args.domain)
+    module = domains.generator(args.domain)
+    params = _parse_params(args.param or [])
+    unknown = sorted(set(params) - set(module.PARAMETERS))
+    if unknown:
+        raise ApbError(f"unknown parameter(s) {', '.join(unknown)} for {args.domain}: "
+                        f"it takes {', '.join(f'{k} (default {v})' for k, v in module.PARAMETERS.items())}")
+    out_dir = check_writable(args.out)
+    if (out_dir / "problems").is_dir() and any((out_dir / "problems").iterdir()) and not args.force:
+        raise ApbError(f"{out_dir / 'problems'} is not empty: choose another --out or pass --force")
+    if args.count < 1:
+        raise ApbError("--count must be at least 1")
+    candidates = ((args.seed + i, params) for i in range(args.count * 10))
+    start = time.perf_counter()
+
+    def log(line: str) -> None:
+        if not args.json:
+            err.print(escape(line))
+
+    built = build(load_domain(folder / "domain.pddl"), module.generate, candidates, count=args.count,
+                  timeout=args.timeout, log=log, max_duplicates=MAX_DUPLICATES)
+    if not built:
+        raise ApbError(f"no solvable problem came out of seeds {args.seed}.. with {params or 'default parameters'}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(folder / "domain.pddl", out_dir / "domain.pddl")
+    write_set(out_dir, [(f"p{i:02d}", b) for i, b in enumerate(built, start=1)], clear=args.force)
+    report = {"domain": args.domain, "out": str(out_dir), "problems": len(built), "params": params,
+              "plan_lengths": [b.length for b in built], "optimal": [b.optimal for b in built],
+              "seconds": round(time.perf_counter() - start, 3)}
+    if args.json:
+        out.print_json(data=report)
+    else:
+        out.print(f"wrote {len(built)} problem(s) with gold plans to {escape(str(out_dir))} "
+                  f"(plan lengths {report['plan_lengths']}, {report['seconds']:.1f} s)")
+    return EXIT_OK if len(built) == args.count else EXIT_NEGATIVE

@@ -1,6 +1,6 @@
 """`apb serve openenv` (an integration's server), `apb acp export --format lm-eval` and `apb nl2pddl export --format
-lm-eval` (tasks for another framework). `add_integration_parsers(sub)` adds them to the apb parser (after the
-`apb acp` and `apb nl2pddl` parsers)."""
+lm-eval` (tasks for another framework). `add_parsers(commands)` adds `serve` to the apb command and asks for `export`
+under `acp` and `nl2pddl` (commands.extend: those packages never import this one)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from apb.console import make_console
+from apb.exit_codes import EXIT_OK
 from apb.flags import non_negative_int, port_number, positive_float, positive_int
 
 out = make_console()
@@ -31,7 +32,7 @@ def cmd_serve_openenv(args: argparse.Namespace) -> int:
               f"/state /ws): at most {args.max_sessions} sessions, idle ones closed after {args.idle_timeout:g} s, "
               f"bodies up to {args.max_body} bytes")
     serve_app(app, host=args.host, port=args.port)
-    return 0
+    return EXIT_OK
 
 
 def check_listen(host: str, port: int) -> None:
@@ -67,14 +68,14 @@ def cmd_acp_export(args: argparse.Namespace) -> int:
         names = export_lm_eval(questions, args.out, shots=args.shots, cot=args.cot)
     out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag apb_acp); run "
               f"lm_eval --include_path {escape(str(args.out))} --tasks apb_acp")
-    return 0
+    return EXIT_OK
 
 
 def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
     from apb.eval.rundir import fingerprint_files, open_run_dir, prepare_run_dir
     from apb.integrations.lm_eval import NL2PDDL_GROUP, export_nl2pddl_lm_eval
+    from apb.nl2pddl.cli import pairs_file
     from apb.nl2pddl.planetarium import read_rows
-    from apb.nl2pddl.run_cli import pairs_file
 
     pairs = pairs_file(args.pairs)
     read_rows(pairs)  # a missing or malformed pairs file is refused before DIR is touched
@@ -85,28 +86,33 @@ def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
         names = export_nl2pddl_lm_eval(pairs, args.out, shots=args.shots)
     out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag {NL2PDDL_GROUP}); "
               f"run lm_eval --include_path {escape(str(args.out))} --tasks {NL2PDDL_GROUP}")
-    return 0
+    return EXIT_OK
 
 
-def add_integration_parsers(sub) -> None:
-    add_serve_parser(sub)
-    add_nl2pddl_export_parser(sub)
-    e = _add_export_parser(sub, "acp", "questions", "group",
+def add_parsers(commands) -> None:
+    """Adds `serve`, and `export` under `acp` and `nl2pddl`, to the `apb` command (see apb.cli.Commands)."""
+    _add_serve_parser(commands)
+    commands.extend("nl2pddl", _add_nl2pddl_export_parser)
+    commands.extend("acp", _add_acp_export_parser)
+
+
+def _add_acp_export_parser(acp_sub) -> None:
+    e = _add_export_parser(acp_sub, "questions", "group",
                            "--questions", "apb questions (apb acp generate's --out) or ACPBench files")
     e.add_argument("--cot", action="store_true", help="ask for reasoning before the answer")
     e.set_defaults(func=cmd_acp_export)
 
 
-def add_nl2pddl_export_parser(sub) -> None:
-    e = _add_export_parser(sub, "nl2pddl", "pairs", "domain",
+def _add_nl2pddl_export_parser(nl2pddl_sub) -> None:
+    e = _add_export_parser(nl2pddl_sub, "pairs", "domain",
                            "--pairs", "pairs.jsonl (apb nl2pddl build or import), or its folder")
     e.set_defaults(func=cmd_nl2pddl_export)
 
 
-def _add_export_parser(sub, command: str, items: str, unit: str, source: str, source_help: str):
-    """`apb COMMAND export`: the folder, format, source, shots and overwrite flags every export shares."""
-    [actions] = [a for a in sub.choices[command]._actions if isinstance(a, argparse._SubParsersAction)]
-    e = actions.add_parser("export", help=f"write the {items} as another framework's tasks (lm-eval)")
+def _add_export_parser(sub, items: str, unit: str, source: str, source_help: str):
+    """`apb COMMAND export` under COMMAND's subcommands `sub`: the folder, format, source, shots and overwrite flags
+    every export shares."""
+    e = sub.add_parser("export", help=f"write the {items} as another framework's tasks (lm-eval)")
     e.add_argument("out", metavar="DIR", help="folder to write the tasks into (must be empty unless --overwrite)")
     e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
     e.add_argument(source, required=True, help=source_help)
@@ -116,9 +122,9 @@ def _add_export_parser(sub, command: str, items: str, unit: str, source: str, so
     return e
 
 
-def add_serve_parser(sub) -> None:
-    p = sub.add_parser("serve", help="serve apb's games to other frameworks (openenv)")
-    serve_sub = p.add_subparsers(dest="server", metavar="SERVER", required=True)
+def _add_serve_parser(commands) -> None:
+    p = commands.add_parser("serve")
+    serve_sub = commands.add_subparsers(p, dest="server", metavar="SERVER", required=True)
     s = serve_sub.add_parser("openenv", help="an OpenEnv environment server for a domain's text game (extra: openenv)")
     s.add_argument("--domain", default="blocksworld", help="bundled domain name or dataset folder")
     s.add_argument("--port", type=port_number, default=8000, help="TCP port to listen on (default 8000)")

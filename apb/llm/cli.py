@@ -1,6 +1,6 @@
 """`apb cache stats [--json]` and `apb cache clear [--model M] [--yes]`: the LLM answer cache from the shell.
 
-`add_cache_parser(subparsers)` adds the `cache` command to the `apb` parser; the handlers return exit codes.
+`add_parsers(commands)` adds the `cache` command to the `apb` command; the handlers return exit codes.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
+from apb.exit_codes import EXIT_OK
 from apb.llm.base import LLMError
 from apb.llm.cache import CACHE_ENV, ResponseCache
-
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -77,13 +76,13 @@ def cmd_cache_clear(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_cache_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Adds `cache stats` and `cache clear` to an argparse subparsers object; returns the `cache` parser."""
+def add_parsers(commands) -> None:
+    """Adds `cache stats` and `cache clear` to the `apb` command (see apb.cli.Commands)."""
     where = argparse.ArgumentParser(add_help=False)
     where.add_argument("--path", default=None,
                        help=f"the cache file (default: ${CACHE_ENV}/llm.sqlite, else ~/.cache/apb/llm.sqlite)")
-    parser = subparsers.add_parser("cache", help="inspect or clear the LLM answer cache")
-    actions = parser.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    parser = commands.add_parser("cache")
+    actions = commands.add_subparsers(parser, dest="cache_command", metavar="ACTION", required=True)
     p = actions.add_parser("stats", parents=[where], help="entries, size on disk and entries per model")
     p.add_argument("--json", action="store_true", help="print the statistics as JSON")
     p.set_defaults(func=cmd_cache_stats)
@@ -91,4 +90,3 @@ def add_cache_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     p.add_argument("--model", default=None, help="only this model (gpt-4o, or provider:model as in stats)")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(func=cmd_cache_clear)
-    return parser

@@ -1,7 +1,7 @@
 """`apb nl ...` commands: `apb nl generate DOMAIN_FILE --llm SPEC --out nl.yaml [--force]` writes the NL templates
 of a domain with an LLM (the AutoPlanBench method, apb.nl.generator).
 
-The main CLI adds the parser with `add_nl_parser(subparsers)`; handlers raise ApbError subclasses for bad input,
+`add_parsers(commands)` adds `nl` to the `apb` command; handlers raise ApbError subclasses for bad input,
 which the main CLI prints before exiting with code 2.
 """
 
@@ -15,16 +15,17 @@ from rich.markup import escape
 
 from apb.console import make_console
 from apb.engine import load_domain
+from apb.exit_codes import EXIT_OK
 from apb.flags import add_llm_concurrency
 from apb.nl.generator import GeneratedTemplates, GenerationEvent, NLGenerateError, generate_templates
 
 OUTCOME_STYLE = {"ok": "green", "repaired": "yellow", "filled": "yellow", "fallback": "red"}
 
 
-def add_nl_parser(subparsers) -> argparse.ArgumentParser:
-    """Adds `nl` (with its subcommand `generate`) to the main parser's subparsers; returns the `nl` parser."""
-    parser = subparsers.add_parser("nl", help="NL templates of a domain: generate an nl.yaml with an LLM")
-    sub = parser.add_subparsers(dest="nl_command", metavar="NL_COMMAND", required=True)
+def add_parsers(commands) -> None:
+    """Adds `nl` (with its subcommand `generate`) to the `apb` command (see apb.cli.Commands)."""
+    parser = commands.add_parser("nl")
+    sub = commands.add_subparsers(parser, dest="nl_command", metavar="NL_COMMAND", required=True)
     p = sub.add_parser("generate", help="write an nl.yaml for a PDDL domain with an LLM (AutoPlanBench method)",
                        description="One LLM call per predicate, then one per action (shown with its preconditions "
                                    "and effects in the new wording), then one for the intro line. Answers with the "
@@ -43,7 +44,6 @@ def add_nl_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--examples", metavar="FILE",
                    help="few-shot examples (YAML shaped like apb/prompts/nl_generate/examples.yaml)")
     p.set_defaults(func=cmd_nl_generate)
-    return parser
 
 
 def make_llm(spec: str, cache: str = "rw", concurrency: int | None = None):
@@ -137,7 +137,7 @@ def cmd_nl_generate(args: argparse.Namespace, *, console: Console | None = None,
         raise NLGenerateError(f"{out}: cannot write the file: {err.strerror or err}") from None
     for line in summary_lines(templates, out):
         console.print(line)
-    return 0
+    return EXIT_OK
 
 
-__all__ = ["add_nl_parser", "check_output", "cmd_nl_generate", "file_header", "make_llm", "summary_lines"]
+__all__ = ["add_parsers", "check_output", "cmd_nl_generate", "file_header", "make_llm", "summary_lines"]

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from apb.engine.errors import ApbError
+from apb.exit_codes import EXIT_OK
 
 # PyTorch's default (a thread per core) makes the small per-step forward passes of the policy far slower as soon as
 # another process uses a core: `apb rl eval` of 10 Logistics problems took 45 s on one thread and did not finish in
@@ -13,10 +14,10 @@ from apb.engine.errors import ApbError
 _THREADS = "PyTorch threads (default 1: more only help on idle cores, and slow small forward passes down otherwise)"
 
 
-def add_rl_parser(sub) -> None:
-    """Adds `apb rl` (train, eval) to the apb command's subparsers."""
-    p = sub.add_parser("rl", help="learned general policies (GNN): train on small problems, evaluate on large ones")
-    rl_sub = p.add_subparsers(dest="rl", metavar="ACTION", required=True)
+def add_parsers(commands) -> None:
+    """Adds `apb rl` (train, eval) to the `apb` command (see apb.cli.Commands)."""
+    p = commands.add_parser("rl")
+    rl_sub = commands.add_subparsers(p, dest="rl", metavar="ACTION", required=True)
     t = rl_sub.add_parser("train", help="train a GNN policy on generated problems with at most K objects")
     t.add_argument("domain", help="a bundled domain with a size rule (blocksworld, gripper, ferry, logistics, ...)")
     t.add_argument("--max-objects", type=int, required=True, help="largest training problem, in objects")
@@ -90,7 +91,7 @@ def cmd_rl_train(args: argparse.Namespace) -> int:
         Console().print(f"trained {args.domain} policy on {result.samples} labelled states of {result.problems} "
                         f"problems (<= {args.max_objects} objects) in {result.seconds:.0f} s; final loss "
                         f"{summary['final_loss']}; checkpoint in {args.out}", markup=False, highlight=False)
-    return 0
+    return EXIT_OK
 
 
 def cmd_rl_eval(args: argparse.Namespace) -> int:
@@ -117,7 +118,7 @@ def cmd_rl_eval(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         print_eval_report(report, Console())
-    return 0
+    return EXIT_OK
 
 
 def print_eval_report(report: dict, console) -> None:

@@ -51,12 +51,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_report_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Register `apb report` on the main parser's subparsers."""
-    parser = sub.add_parser("report", help="summary tables, coverage vs the paper, and an HTML report of runs",
-                            description="Merge run folders (shards), compute Acc/Acc0/LF, tokens and cost, and "
-                                        "write summary.json, summary.csv, report.md and report.html.")
+def add_parsers(commands) -> None:
+    """Registers `apb report` (`commands`: apb.cli's Commands; the one hook of every package's cli.py)."""
+    parser = commands.add_parser("report", description="Merge run folders (shards), compute Acc/Acc0/LF, tokens and "
+                                                       "cost, and write summary.json, summary.csv, report.md and "
+                                                       "report.html.")
     parser.add_argument("dirs", nargs="+", metavar="DIR", help="run folders (each with episodes/*.jsonl)")
     parser.add_argument("--out", help="folder for the report files (default: the first DIR)")
     parser.set_defaults(func=cmd_report)
-    return parser
