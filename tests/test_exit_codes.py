@@ -1,6 +1,6 @@
-"""The README's exit-code table is what the commands really do: tools/exit_code_table.py runs every command in each
-situation (bad flag, unwritable --out, non-UTF-8 input, non-empty --out, --resume with other settings, a second
-run into the same folder, Ctrl-C, SIGTERM) and the table it builds must equal the README's."""
+"""The exit-code table of docs/cli.md is what the commands really do: tools/exit_code_table.py runs every command
+in each situation (bad flag, unwritable --out, non-UTF-8 input, non-empty --out, --resume with other settings, a second
+run into the same folder, Ctrl-C, SIGTERM) and the table it builds must equal docs/cli.md's."""
 
 from __future__ import annotations
 

@@ -21,13 +21,12 @@ from string import Template
 import pytest
 from model_server import ModelServer, lookup, playing
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "integrations.md"
 TESTS = Path(__file__).resolve().parent
 
 
 def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("## Use apb from other frameworks", 1)[1].split("\n## ", 1)[0]
+    return GUIDE.read_text(encoding="utf-8").split("## Use apb from other frameworks", 1)[1]
 
 
 def blocks(language: str) -> list[str]:

@@ -1,4 +1,5 @@
-"""The README's examples run as written: its Python blocks and every `apb` command of its shell examples."""
+"""The README's examples (and its guides' in docs/) run as written: their Python blocks and every `apb` command of
+their shell examples; the README's command table is apb's."""
 
 from __future__ import annotations
 
@@ -14,11 +15,43 @@ from conftest import require_reference
 
 ROOT = Path(__file__).resolve().parents[1]
 README = Path(__file__).resolve().parents[1] / "README.md"
+# the README, then its guides in the order the README's examples ran before they moved (`apb report /tmp/run` reads
+# what `apb eval` wrote)
+PAGES = [README, *(ROOT / "docs" / name for name in ("environments.md", "evaluation.md", "nl2pddl.md", "acp.md",
+                                                      "integrations.md", "cli.md", "benchmarks.md",
+                                                      "architecture.md"))]
 README_REFERENCE = "../shared/reference/autoplanbench"
 
 
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+def blocks(language: str, pages: list[Path] = PAGES) -> list[str]:
+    return [block for page in pages
+            for block in re.findall(rf"```{language}\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)]
+
+
+def test_every_guide_is_read():
+    """Every page of docs/ with examples is among PAGES (a new guide's examples must run too)."""
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        if "```python" in page.read_text(encoding="utf-8") or "```bash" in page.read_text(encoding="utf-8"):
+            assert page in PAGES, page
+
+
+def test_the_command_table_is_apbs():
+    """README's command table lists every command of `apb --help`, in its groups and order, with its one-line help
+    (apb.cli.COMMANDS is the one owner)."""
+    from apb.cli import COMMANDS
+
+    text = README.read_text(encoding="utf-8")
+    table = text.split("<!-- commands:begin -->", 1)[1].split("<!-- commands:end -->", 1)[0]
+    rows = [line.strip() for line in table.strip().splitlines()[2:]]
+    assert rows == [f"| {group} | `apb {name}` | {line.replace('|', '/')} |"
+                    for group, commands in COMMANDS for name, line in commands]
+
+
+def test_the_front_page_maps_the_project():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert "foundation" not in "\n".join(lines)
+    assert any(line.startswith("## Contents") for line in lines[:80])
+    assert next(i for i, line in enumerate(lines) if line.startswith("## Layout")) < len(lines) / 3
 
 
 def with_reference(code: str) -> str:
@@ -76,7 +109,7 @@ def cli_commands() -> list[tuple[str, int]]:
 
 
 def test_readme_has_the_setup_commands():
-    setup = [" ".join(c.replace("\\\n", " ").split()) for c in blocks("bash") if "pip install" in c]
+    setup = [" ".join(c.replace("\\\n", " ").split()) for c in blocks("bash", [README]) if "pip install" in c]
     assert [c.strip() for c in setup] == [
         'pip install . && apb eval --domains blocksworld,ferry --agents random,bfs,oracle --problems 1-3 '
         '--out runs/demo && apb report runs/demo',

@@ -1,9 +1,9 @@
-"""The README's exit-code table, generated: every command that reads input or writes output, run for real in a
+"""The exit-code table of docs/cli.md, generated: every command that reads input or writes output, run for real in a
 temporary folder, in each situation a user meets (a bad flag value, an --out that cannot be written, a file that
 is not UTF-8, a non-empty --out, --resume with changed settings, a second run into the same folder, Ctrl-C, SIGTERM).
 
     python tools/exit_code_table.py            # prints the table (markdown)
-    python tools/exit_code_table.py --check    # exit 1 when README.md's table differs (tests/test_exit_codes.py)
+    python tools/exit_code_table.py --check    # exit 1 when docs/cli.md's table differs (tests/test_exit_codes.py)
 
 Each cell is the exit code (one of apb.exit_codes; another stops the tool) and the start of the one-line message;
 "—" where the situation cannot arise (the command has no --out, no --resume, or no input file). Ctrl-C is a real
@@ -30,7 +30,7 @@ from pathlib import Path
 from apb.exit_codes import MEANINGS
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+TABLE_PAGE = ROOT / "docs" / "cli.md"  # the exit-code table lives in the command-line guide
 BEGIN, END = "<!-- exit-codes:begin -->", "<!-- exit-codes:end -->"
 SCENARIOS = ("bad flag value", "--out not writable", "input not UTF-8", "--out not empty", "--resume, other settings",
              "second run, same --out", "Ctrl-C", "SIGTERM")
@@ -210,24 +210,24 @@ def build_table() -> str:
 
 
 def readme_table() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = TABLE_PAGE.read_text(encoding="utf-8")
     return text.split(BEGIN, 1)[1].split(END, 1)[0].strip()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare with README.md's table; exit 1 if it differs")
-    parser.add_argument("--write", action="store_true", help="write the table into README.md")
+    parser.add_argument("--check", action="store_true", help="compare with docs/cli.md's table; exit 1 if it differs")
+    parser.add_argument("--write", action="store_true", help="write the table into docs/cli.md")
     args = parser.parse_args()
     os.environ.setdefault("APB_CACHE_DIR", tempfile.mkdtemp(prefix="apb-exit-codes-cache-"))
     table = build_table()
     if args.write:
-        text = README.read_text(encoding="utf-8")
+        text = TABLE_PAGE.read_text(encoding="utf-8")
         head, rest = text.split(BEGIN, 1)
-        README.write_text(head + BEGIN + "\n" + table + "\n" + END + rest.split(END, 1)[1], encoding="utf-8")
+        TABLE_PAGE.write_text(head + BEGIN + "\n" + table + "\n" + END + rest.split(END, 1)[1], encoding="utf-8")
     if args.check:
         same = table == readme_table()
-        print("README table is up to date" if same else "README table differs:\n" + table)
+        print("docs/cli.md table is up to date" if same else "docs/cli.md table differs:\n" + table)
         return 0 if same else 1
     print(table)
     return 0
