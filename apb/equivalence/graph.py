@@ -8,6 +8,9 @@ exactly when their graphs are isomorphic under these labels; the isomorphism is 
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
@@ -96,12 +99,16 @@ def _joint_refinement(a: SceneGraph, b: SceneGraph, rounds: int = REFINE_ROUNDS)
 
 
 def have_rustworkx() -> bool:
-    """Whether the optional rustworkx backend is importable."""
-    try:
-        import rustworkx  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the optional rustworkx backend is importable (looked up once: a failed import on every check cost
+    milliseconds and the import lock, which `apb nl2pddl eval`'s scoring threads then queued on)."""
+    if "rustworkx" in sys.modules:
+        return sys.modules["rustworkx"] is not None
+    return _rustworkx_installed()
+
+
+@functools.cache
+def _rustworkx_installed() -> bool:
+    return importlib.util.find_spec("rustworkx") is not None
 
 
 def _networkx_mapping(a: SceneGraph, b: SceneGraph) -> dict[int, int] | None:
