@@ -6,7 +6,7 @@ questions, stats = generate("ferry", tasks=["app", "reach"], formats=["bool", "g
 q = questions[0]; q.acpbench(); score(q, oracle_answer(q)).sound   # True
 ```
 - tasks: app, prog, reach, areach, val, just, land (bool, mcq, gen) and nexta (gen); `records` for the names.
-- `generate` samples states, proves the gold (`proofs`, `relaxation`, `space`) and words questions (`wording`).
+- `generate` samples states, proves the gold (`proofs`, `space`) and words questions (`wording`).
 - `io.read_questions` reads apb JSONL or ACPBench's released files (`importer`); `io.write_questions` writes both.
 - `official.official_verdict(q, text)`: ACPBench's official evaluation reproduced on a response's text (lm-eval
   filters for bool/MCQ, the Lark grammar reader `official_read` and the released evaluators for generative answers,

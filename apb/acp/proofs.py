@@ -18,9 +18,11 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from apb.acp.relaxation import H2, relaxed_closure
 from apb.acp.space import DEFAULT_BUDGET, StateSpace, replay
 from apb.engine import GroundAction, State, Task
+from apb.engine.ground import fluent_predicates
+from apb.planners.h2 import H2
+from apb.planners.relaxed import relaxed_closure
 
 H2_LIMIT = 400  # h^2 is computed for tasks with at most this many facts
 
@@ -212,19 +214,9 @@ def static_problem(task: Task, atom: str) -> dict | None:
         kind = task.objects.get(arg)
         if kind is None or not task.domain.is_subtype(kind, param.types):
             return {"method": "type", "reason": f"{arg} cannot be the {param.name} of {name}"}
-    if name not in fluent_predicates(task) and not task.holds(task.initial_state, atom):
+    if name not in fluent_predicates(task.domain) and not task.holds(task.initial_state, atom):
         return {"method": "static", "reason": f"{name} is static and {normal_atom(atom)} is false"}
     return None
-
-
-def fluent_predicates(task: Task) -> set[str]:
-    """Predicates some action changes (conditional effects included) and derived predicates."""
-    domain = task.domain
-    found = {lit.predicate for schema in domain.actions for lit in schema.effects}
-    found.update(effect.literal.predicate for schema in domain.actions
-                 for effect in getattr(schema, "conditional_effects", ()))
-    found.update(getattr(domain, "derived_predicates", frozenset()))
-    return found
 
 
 def check_proof(task: Task, state: State, kind: str, claim, verdict: Verdict, *,

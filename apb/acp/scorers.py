@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from apb.acp.extract import MISSING, extract
 from apb.acp.official import official_verdict
-from apb.acp.proofs import fluent_predicates, normal_atom, static_problem
+from apb.acp.proofs import normal_atom, static_problem
 from apb.acp.records import Question
 from apb.acp.tasks import ProblemInfo, Situation
 from apb.acp.tasks.common import action_universe, atom_universe
@@ -32,6 +32,7 @@ from apb.acp.truth import (
     verdict_check,
 )
 from apb.engine import ApbError
+from apb.engine.ground import fluent_predicates
 from apb.engine.limits import MAX_ANSWER_CHARS
 
 OFFICIAL_MAX_CHARS = 65_536  # responses the official reading reads (its Lark parser is slow on long text)
@@ -171,7 +172,7 @@ def not_a_proposition(task, atom: str) -> str | None:
     if problem is not None and problem["method"] == "type":
         return problem["reason"]
     name = normal_atom(_paren(atom)).strip("()").split()[0]
-    if name not in fluent_predicates(task):
+    if name not in fluent_predicates(task.domain):
         return f"{name} is a static predicate (no action changes it)"
     return None
 

@@ -8,11 +8,12 @@ import random
 import weakref
 from dataclasses import dataclass, field, replace
 
-from apb.acp.proofs import Prover, fluent_predicates
+from apb.acp.proofs import Prover
 from apb.acp.records import LABELS, Question, question_id
-from apb.acp.relaxation import H2
 from apb.acp.space import StateSpace
 from apb.engine import ApbError, GroundAction, Literal, State, Task, problem_to_pddl
+from apb.engine.ground import fluent_predicates
+from apb.planners.h2 import H2
 
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
@@ -133,7 +134,7 @@ def _ground_all(task: Task, schemas) -> list[str] | None:
 def atom_universe(task: Task) -> list[str] | None:
     """Every type-consistent ground atom of a fluent predicate (None when there are more than UNIVERSE_LIMIT)."""
     if task not in _ATOMS:
-        fluent = fluent_predicates(task)
+        fluent = fluent_predicates(task.domain)
         _ATOMS[task] = _ground_all(task, [(name, schema.parameters) for name, schema in
                                           task.domain.predicates.items() if name in fluent])
     return _ATOMS[task]

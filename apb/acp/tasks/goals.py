@@ -62,7 +62,7 @@ def backchained_landmarks(task: Task, state: State) -> set[str]:
     preconditions shared by every first achiever of a landmark (an achiever applicable in the delete relaxation
     without the landmark) are landmarks. Sound and incomplete; goal facts themselves are left out."""
     from apb.acp.proofs import fact_key
-    from apb.acp.relaxation import relaxed_closure
+    from apb.planners.relaxed import relaxed_closure
 
     goals = {fact_key(task, str(lit)) for lit in task.goal if lit.positive}
     goals = {g for g in goals if g is not None and not state.bits >> g & 1}

@@ -12,19 +12,10 @@ import random
 
 from apb.acp.records import Question
 from apb.acp.tasks.common import Situation, arrange, pick
+from apb.acp.truth import first_failure
 from apb.engine import State, Task
 
 TRIES = 12
-
-
-def first_failure(task: Task, state: State, sequence: list[str]) -> tuple[int | None, bool]:
-    """(index of the first inapplicable action or None, whether the goal holds at the end when all apply)."""
-    for i, text in enumerate(sequence):
-        action = task.parse_action(text)
-        if task.explain(state, action):
-            return i, False
-        state = task.apply(state, action)
-    return None, task.is_goal(state)
 
 
 def _states(task: Task, state: State, plan: list[str]) -> list[State]:
