@@ -12,7 +12,8 @@ q = questions[0]; q.acpbench(); score(q, oracle_answer(q)).sound   # True
 - Shared machinery: `proofs` (proofs over a state), `space` (state spaces), `truth` (the engine's view of a
   question), `sampling`, `wording` (English or PDDL), `budget`.
 - `generate` samples states, has each task prove the gold and words questions (`wording`).
-- `io.read_questions` reads apb JSONL or ACPBench's released files (`importer`); `io.write_questions` writes both.
+- `question_files.read_questions` reads apb JSONL or ACPBench's released files (`importer` reads those);
+  `question_files.write_questions` writes both, `question_files.read_results` reads result files.
 - `official.official_verdict(q, text)`: ACPBench's official evaluation reproduced on a response's text (lm-eval
   filters for bool/MCQ, its Lark grammar reading and each task's released evaluator for generative answers,
   planner calls decided with the engine); `scorers.score` / `scorers.score_response`: official and sound verdicts;
@@ -27,8 +28,8 @@ q = questions[0]; q.acpbench(); score(q, oracle_answer(q)).sound   # True
 
 from apb.acp.errors import ACPError
 from apb.acp.generate import generate
-from apb.acp.io import read_questions, write_questions
 from apb.acp.oracle import oracle_answer
+from apb.acp.question_files import read_questions, write_questions
 from apb.acp.records import FORMATS, TASKS, Question
 from apb.acp.scorers import MISSING, Score, extract, score
 
