@@ -144,8 +144,7 @@ def _game_entries() -> list[Entry]:
 
 
 def _acp_entries() -> list[Entry]:
-    from apb.acp.extract import extract
-    from apb.acp.scorers import score_response
+    from apb.acp.scorers import extract, score_response
 
     def choices(q):
         return (q.choices or {}).get("text")

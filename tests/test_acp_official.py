@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from apb.acp.importer import import_file, released_files
-from apb.acp.official import official_verdict
-from apb.acp.official_read import choice_answer, choice_correct, read_generative
+from apb.acp.official import choice_answer, choice_correct, official_verdict, read_generative
 from apb.acp.records import TASKS, task_formats
-from apb.acp.scorers import answer_text, score, score_response
+from apb.acp.scorers import release_text, score, score_response
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "acpbench"
 if not REFERENCE.is_dir():
@@ -217,7 +216,7 @@ def removal_texts(q) -> list[str]:
     """The question's plan (as written) with each released removal applied: a removal is [a1, a2, "-1"] (a pair
     of consecutive actions, applied at its first and last place) or [a, "k"] (the k-th occurrence of a single
     action)."""
-    from apb.acp.official import question_plan_text
+    from apb.acp.tasks.just import question_plan_text
 
     plan = question_plan_text(q)
     texts = []
@@ -253,7 +252,7 @@ def test_released_gold_written_as_text_is_accepted(task):
         elif task == "areach":
             text = gold[0] if gold else "None"
         else:
-            text = answer_text(q, gold)
+            text = release_text(q, gold)
         assert official_verdict(q, text).correct, (q.id, text)
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from apb.acp import MISSING, extract, generate, oracle_answer, read_questions, score
 from apb.acp.evaluate import RESULTS_FILE, answer_text, evaluate
-from apb.acp.io import read_results
+from apb.acp.question_files import read_results
 from apb.acp.records import TASKS, task_formats
 from apb.llm import ScriptedLLM
 

@@ -168,7 +168,7 @@ def test_eval_warns_when_the_step_limit_is_shorter_than_an_optimal_plan(tmp_path
 
 def test_acp_eval_records_an_llm_error_as_an_error_not_a_wrong_answer(tmp_path, capsys):
     from apb.acp import generate
-    from apb.acp.io import write_questions
+    from apb.acp.question_files import write_questions
     from apb.llm import ScriptedLLM
 
     questions, _ = generate("ferry", tasks=["app"], formats=["bool"], count=2, seed=0)

@@ -44,7 +44,7 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from apb.acp.generate import generate
-    from apb.acp.io import write_questions
+    from apb.acp.question_files import write_questions
     from apb.eval.rundir import open_run_dir, prepare_run_dir
 
     tasks, formats = _names(args.tasks, TASKS, "task"), _names(args.formats, FORMATS, "format")
@@ -84,7 +84,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     from apb.acp.evaluate import evaluate
     from apb.acp.importer import require_gold
-    from apb.acp.io import read_questions
+    from apb.acp.question_files import read_questions
     from apb.eval.rundir import check_writable
     from apb.llm import make_llm, request_cap
 
@@ -133,8 +133,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
     asked again at larger budgets and reported per task (`--escalate`). Exit 1 when a generative question is left
     undecided."""
     from apb.acp.importer import require_gold
-    from apb.acp.io import read_questions
     from apb.acp.oracle import AGENTS, agent_answer
+    from apb.acp.question_files import read_questions
 
     if args.agent not in AGENTS:
         raise ACPError(f"unknown agent {args.agent!r}: use {', '.join(AGENTS)}")
@@ -191,7 +191,7 @@ def _budget_report(undecided: list, steps: int) -> None:
 def cmd_audit(args: argparse.Namespace) -> int:
     from apb.acp.audit import audit, replays
     from apb.acp.importer import require_gold
-    from apb.acp.io import read_questions
+    from apb.acp.question_files import read_questions
     from apb.eval.rundir import check_writable
 
     if args.json:

@@ -14,10 +14,10 @@ from typing import Any
 import yaml
 
 from apb.acp.errors import ACPError
-from apb.acp.extract import MISSING
 from apb.acp.oracle import oracle_answer
 from apb.acp.records import Question
-from apb.acp.scorers import score_response
+from apb.acp.scorers import MISSING, score_response
+from apb.acp.tasks import TASKS
 from apb.engine import ApbError
 from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
 from apb.eval.runner import run_items
@@ -32,13 +32,15 @@ def instructions() -> dict:
 
 
 def answer_text(q: Question) -> str:
-    """The gold answer written the way a model is asked to write it (for few-shot examples)."""
+    """The gold answer written the way a model is asked to write it (the reply of a few-shot example), by the
+    answer's shape: one action per line, JSON effects, an index, an atom or action, or None."""
     answer = oracle_answer(q)
     if q.format != "gen":
         return str(answer)
-    if q.task in ("app", "just"):
+    shape = TASKS[q.task].shape
+    if shape == "list":
         return "\n".join(answer) if answer else "[]"
-    if q.task == "prog":
+    if shape == "effects":
         return json.dumps(answer)
     return "None" if answer is None else str(answer)
 

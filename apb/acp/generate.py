@@ -18,7 +18,8 @@ from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
 from apb.acp.sampling import sample_states
 from apb.acp.space import DEFAULT_BUDGET, StateSpace
-from apb.acp.tasks import GENERATORS, ProblemInfo, Situation
+from apb.acp.tasks import TASKS as REGISTRY
+from apb.acp.tasks import ProblemInfo, Situation
 from apb.acp.wording import VIEWS, Wording
 from apb.engine import PDDLError
 from apb.eval.items import ItemInterrupted
@@ -100,7 +101,7 @@ class Generator:
 
     def one(self, task: str, fmt: str, number: int, seen: set[int]) -> Question | None:
         """The `number`-th question of a group: tries situations in a seeded order until one fits."""
-        generator = GENERATORS[task]
+        generator = REGISTRY[task].generate
         want = number % 2 == 0
         repeats = 0
         for attempt in range(TRIES_PER_QUESTION):

@@ -18,10 +18,11 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from apb.acp.relaxation import H2, relaxed_closure
 from apb.acp.space import DEFAULT_BUDGET, StateSpace, replay
 from apb.engine import GroundAction, State, Task
 from apb.engine.ground import fluent_predicates
+from apb.planners.h2 import H2
+from apb.planners.relaxed import relaxed_closure
 
 H2_LIMIT = 400  # h^2 is computed for tasks with at most this many facts
 

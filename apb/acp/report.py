@@ -12,7 +12,7 @@ import yaml
 
 from apb.acp.errors import ACPError
 from apb.acp.evaluate import RESULTS_FILE
-from apb.acp.io import read_results
+from apb.acp.question_files import read_results
 from apb.acp.records import FORMATS, TASKS
 from apb.eval.items import latest_by_id
 

@@ -10,9 +10,11 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from apb.acp.proofs import Prover, Verdict, normal_atom
-from apb.acp.records import Question
+from apb.acp.proofs import Prover, Verdict, check_proof, normal_atom, static_problem
+from apb.acp.records import LABELS, Question
 from apb.engine import ApbError, State, Task, load_task
+from apb.engine.errors import ActionError
+from apb.engine.ground import fluent_predicates
 
 _TASKS: OrderedDict[tuple[str, str], Task] = OrderedDict()
 _PROVERS: OrderedDict[tuple[str, str, int], Prover] = OrderedDict()
@@ -113,3 +115,74 @@ def verdict_check(verdict: Verdict, want: bool, when_true: str, when_false: str)
 
 def atoms_set(items) -> set[str]:
     return {normal_atom(str(a)) for a in items or []}
+
+
+def paren(item) -> str:
+    """An atom or action as one parenthesised line: 'at c1 l0' -> '(at c1 l0)'."""
+    text = " ".join(str(item).split())
+    return text if text.startswith("(") else f"({text})"
+
+
+def lowered(items) -> list[str]:
+    return [str(a).lower() for a in items or []]
+
+
+def not_a_proposition(task: Task, atom: str) -> str | None:
+    """Why an atom is not one of the task's propositions (a reach question asks about those), else None: an
+    unknown predicate, a wrong arity or type, or a static predicate (no action changes it)."""
+    problem = static_problem(task, paren(atom))
+    if problem is not None and problem["method"] == "type":
+        return problem["reason"]
+    name = normal_atom(paren(atom)).strip("()").split()[0]
+    if name not in fluent_predicates(task.domain):
+        return f"{name} is a static predicate (no action changes it)"
+    return None
+
+
+def action_or_none(task: Task, text: str):
+    """The ground action, None when it names an unknown object or an ill-typed argument (it never applies)."""
+    try:
+        return task.parse_action(text)
+    except ActionError:
+        return None
+
+
+def option_atoms(option: dict) -> list[str]:
+    """The atoms a bool item or MCQ option is about (`atoms`, or the one `atom`)."""
+    return list(option["atoms"]) if "atoms" in option else [option["atom"]]
+
+
+# ---- replaying a generated bool/MCQ gold --------------------------------------------------------------------------
+def labels_where(q: Question, predicate) -> list[str]:
+    """Labels of the options for which `predicate(option)` holds."""
+    return [label for label, option in zip(LABELS, q.options or []) if predicate(option)]
+
+
+def expect(q: Question, truth: str) -> list[str]:
+    """No problem when the gold is `truth`, else the one problem."""
+    return [] if str(q.answer) == truth else [f"gold {q.answer} but the engine says {truth}"]
+
+
+_FLAG = {"atoms": "reachable", "action": "reachable", "landmark": "landmark"}
+
+
+def replay_claims(q: Question, kind: str, key: str) -> list[str]:
+    """Replays the proof of each claim (the item for bool, every option for MCQ) of kind atoms, action or
+    landmark, `key` naming the claim in an item."""
+    task, state = question_task(q)
+    claims = ([(q.item[key], q.answer == "yes", q.proof)] if q.format == "bool"
+              else [(entry[key], entry[_FLAG[kind]], entry["proof"]) for entry in q.proof["options"]])
+    problems = []
+    for claim, value, proof in claims:
+        if not check_proof(task, state, kind, claim, Verdict(value, proof)):
+            problems.append(f"the proof that {claim} is {value} does not replay: {proof.get('method')}")
+    if q.format == "mcq":
+        truth = [label for label, option in zip(LABELS, q.options) for claim, value, _ in claims
+                 if option[key] == claim and value is (kind != "action")]
+        problems += expect(q, "".join(truth))
+    return problems
+
+
+def list_text(actions: list[str]) -> str:
+    """A list of actions written as the release writes one: `[(a), (b)]`."""
+    return "[" + ", ".join(actions) + "]"

@@ -61,9 +61,9 @@ class Wording:
         text = self.action(action)
         return text[1:-1] if self.view == "pddl" else text
 
-    def steps(self, plan: list[str], steps: list[int]) -> str:
-        """'the action at step 3 (X)' or 'the actions at steps 3 and 4 (X and Y)' (steps 0-based in data)."""
-        p = self.p["just"]
+    def steps(self, p: dict, plan: list[str], steps: list[int]) -> str:
+        """'the action at step 3 (X)' or 'the actions at steps 3 and 4 (X and Y)' (steps 0-based in data), with the
+        question's templates `p`."""
         if len(steps) == 1:
             return p["steps_one"].format(step=steps[0] + 1, action=self.inner(plan[steps[0]]))
         return p["steps_two"].format(step=steps[0] + 1, next=steps[1] + 1, action=self.action(plan[steps[0]]),
@@ -117,14 +117,14 @@ class Wording:
 
     def option(self, q: Question, option: dict) -> str:
         p = self.p[q.task]
-        if q.task == "val":
+        if "claim" in option:  # a claim about a sequence: a step fails, valid, no goal, ...
             kind = option["claim"]
             if kind == "step":
                 return p["option"]["step"].format(step=option["step"] + 1,
                                                   action=self.inner(q.item["plan"][option["step"]]))
             return p["option"][kind]
-        if q.task == "just":
-            return self.steps(q.item["plan"], option["steps"])
+        if "steps" in option:  # plan steps to remove
+            return self.steps(p, q.item["plan"], option["steps"])
         return p["option"].format(**self.fields(option))
 
     def render(self, q: Question, state: State) -> Question:
@@ -133,8 +133,8 @@ class Wording:
         q.context = self.context(state, legend=q.format == "gen" and self.view == "nl")
         p = self.p[q.task]
         values = self.fields(q.item)
-        if q.task == "just" and "steps" in q.item:
-            values["steps"] = self.steps(q.item["plan"], q.item["steps"])
+        if "steps" in q.item:
+            values["steps"] = self.steps(p, q.item["plan"], q.item["steps"])
         if q.format == "mcq":
             texts = [self.option(q, option) for option in q.options]
             q.query = p["query"].format(**values)

@@ -1,12 +1,14 @@
 """h^2 reachability: which pairs of facts may hold together in some state reachable from a given one. A pair
 missing from the result is a proved mutex (or an unreachable fact), which ACP's proofs and the equivalence
-checker's goal closure both rely on."""
+checker's goal closure both rely on. `H2` holds the result from one state (sound: it ignores delete effects'
+interplay only in the safe direction, and negative preconditions entirely)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from apb.engine import Task
+from apb.engine import State, Task
+from apb.planners.relaxed import relaxed_closure
 
 
 def bits_of(ids: Iterable[int]) -> int:
@@ -60,3 +62,22 @@ def reachable_pairs(task: Task, bits: int, actions: Iterable | None = None) -> l
                     changed = True
                 row ^= low
     return pairs
+
+
+class H2:
+    """h^2 reachability from a state: `pair(p, q)` is False when facts p and q (task fact ids; p == q for a single
+    fact) can never hold together in a state reachable from it (a mutex, or an unreachable fact)."""
+
+    def __init__(self, task: Task, state: State) -> None:
+        n = task.num_facts
+        # derived facts come from axioms, which h^2 does not model: then it proves nothing (every pair may hold)
+        self.trivial = getattr(task, "axioms", None) is not None
+        if self.trivial:
+            self.masks = [(1 << n) - 1] * n
+            return
+        closure = relaxed_closure(task, state)
+        self.masks = reachable_pairs(task, state.bits, [task.actions[i] for i in sorted(closure.actions)])
+
+    def pair(self, p: int, q: int) -> bool:
+        """Whether {p, q} may hold together (False is a proof that it never does)."""
+        return bool(self.masks[p] >> q & 1) and bool(self.masks[q] >> p & 1)

@@ -1,6 +1,7 @@
 """A released bool/MCQ record read into the PDDL question apb's solver decides: `read_question(q)` returns a copy
 of `q` with `domain_pddl` and `problem_pddl` (the domain's file, the objects, state and goal its context states) and
-the `item` and `options` the question and choices name, in apb's own item shapes (`apb.acp.solver_choice`).
+the `item` and `options` the question and choices name, in apb's own item shapes (each task's
+`decide`, `apb.acp.tasks`).
 
 The question wordings are `questions.yaml`; actions and atoms are read with the domain's templates
 (`apb.acp.english`). The record's answer is never read. Where the English is ambiguous, every reading is kept:
@@ -19,18 +20,9 @@ from functools import cache
 
 import yaml
 
-from apb.acp.english import (
-    HERE,
-    ContextError,
-    Domain,
-    domains,
-    normal_space,
-    read_context,
-    read_one,
-    readings,
-    segmentations,
-    split_atoms,
-)
+from apb.acp.english.context import read_context, readings, segmentations, split_atoms
+from apb.acp.english.domains import Domain, domains
+from apb.acp.english.phrases import HERE, ContextError, normal_space, read_one
 from apb.acp.records import Question
 from apb.acp.truth import first_failure
 from apb.engine import ApbError, load_domain, load_task
@@ -131,7 +123,7 @@ def read_question(q: Question) -> Question | None:
         plans = read_plan(dom, groups["plan"])
         item["plan"] = plans[0]
         if len(plans) > 1:
-            if q.task != "val":
+            if not spec.get("plans_any"):
                 raise ContextError(f"{q.task}: a plan with an ambiguous step {groups['plan'][:100]!r}")
             item["plans_any"] = plans
     if form.get("asks"):
@@ -160,9 +152,10 @@ def read_question_readings(q: Question) -> list[Question] | None:
     if first is None:
         return None
     alternatives = readings(read_context(q.context))
-    if len(alternatives) > 1 and q.task == "just" and first.item.get("plan"):
+    premise = wordings()[q.task].get("premise")
+    if len(alternatives) > 1 and premise == "plan" and first.item.get("plan"):
         alternatives = _plan_premise(alternatives, first.item["plan"])
-    elif len(alternatives) > 1 and q.task == "prog" and first.item.get("action"):
+    elif len(alternatives) > 1 and premise == "action" and first.item.get("action"):
         alternatives = _plan_premise(alternatives, [first.item["action"]], goal=False)
     return [replace(first, domain_pddl=r.domain_pddl, problem_pddl=r.problem_pddl(), state=list(r.init))
             for r in alternatives]

@@ -1,16 +1,17 @@
-"""The eight ACP task generators: `GENERATORS[task](situation, fmt, rng, want) -> Question | None`.
+"""The eight ACP tasks, one module each, by name: `TASKS[name]` is an `ACPTask` (`apb.acp.tasks.base`: the task's
+generator, answer shape, solver, bool/MCQ decision, official and sound verdicts, audit and replay).
 
-`want` is the yes/no answer a boolean question should have (callers alternate it to balance the answers); a
-generator returns None when the situation cannot give such a question (then another situation is tried).
+`TASKS[task].generate(situation, fmt, rng, want) -> Question | None`: `want` is the yes/no answer a boolean
+question should have (callers alternate it to balance the answers); a generator returns None when the situation
+cannot give such a question (then another situation is tried). Shared machinery: `common` (situations, options),
+`reachability`, `plans`, `goals` (the analyses several tasks rest on).
 """
 
-from apb.acp.tasks.applicability import app, prog
+from apb.acp.tasks import app, areach, just, land, nexta, prog, reach, val
+from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import ProblemInfo, Situation
-from apb.acp.tasks.goals import land, nexta
-from apb.acp.tasks.plans import just, val
-from apb.acp.tasks.reachability import areach, reach
 
-GENERATORS = {"app": app, "prog": prog, "reach": reach, "areach": areach, "val": val, "just": just, "land": land,
-              "nexta": nexta}
+TASKS: dict[str, ACPTask] = {module.TASK.name: module.TASK for module in (app, prog, reach, areach, val, just, land,
+                                                                           nexta)}
 
-__all__ = ["GENERATORS", "ProblemInfo", "Situation"]
+__all__ = ["TASKS", "ACPTask", "ProblemInfo", "Situation"]

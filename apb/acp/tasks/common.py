@@ -10,10 +10,11 @@ from dataclasses import dataclass, field, replace
 
 from apb.acp.proofs import Prover
 from apb.acp.records import LABELS, Question, question_id
-from apb.acp.relaxation import H2
 from apb.acp.space import StateSpace
+from apb.acp.truth import question_prover
 from apb.engine import ApbError, GroundAction, Literal, State, Task, problem_to_pddl
 from apb.engine.ground import fluent_predicates
+from apb.planners.h2 import H2
 
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
@@ -159,3 +160,11 @@ def parsed_action(task: Task, text: str) -> GroundAction | None:
         except ApbError:
             cache[text] = None
     return cache[text]
+
+
+def question_situation(q: Question) -> Situation:
+    """A generation situation for a given question's own state (for landmark and h* analyses)."""
+    prover = question_prover(q)
+    info = ProblemInfo(q.domain or "question", q.problem or str(q.id), prover.task, prover.space, q.domain_pddl)
+    info.provers[prover.state] = prover
+    return Situation(info, prover.state, "question")

@@ -1,21 +1,19 @@
-"""land (facts every plan must make true) and nexta (the first action of an optimal plan).
+"""Landmarks and optimal distances from a situation, which land and nexta questions rest on.
 
-land: a fact false in the state is a landmark when it is a goal, when the goal is delete-relaxed unreachable
+Landmarks: a fact false in the state is a landmark when it is a goal, when the goal is delete-relaxed unreachable
 without its achievers, or when exhaustive search finds no plan avoiding it; it is not one when a plan avoids it
-(one shortest plan witnesses every fact it never makes true). Distractors are proved non-landmarks.
-nexta: h* of every successor, from the enumerated space (breadth-first, exact for unit costs) or by optimal A*.
+(one shortest plan witnesses every fact it never makes true). Distances: h* of every successor, from the enumerated
+space (breadth-first, exact for unit costs) or by optimal A*.
 """
 
 from __future__ import annotations
 
 import copy
 import math
-import random
 import weakref
 
-from apb.acp.records import Question
 from apb.acp.space import replay
-from apb.acp.tasks.common import Situation, arrange, pick
+from apb.acp.tasks.common import Situation
 from apb.engine import State, Task
 from apb.planners import solve
 
@@ -62,7 +60,7 @@ def backchained_landmarks(task: Task, state: State) -> set[str]:
     preconditions shared by every first achiever of a landmark (an achiever applicable in the delete relaxation
     without the landmark) are landmarks. Sound and incomplete; goal facts themselves are left out."""
     from apb.acp.proofs import fact_key
-    from apb.acp.relaxation import relaxed_closure
+    from apb.planners.relaxed import relaxed_closure
 
     goals = {fact_key(task, str(lit)) for lit in task.goal if lit.positive}
     goals = {g for g in goals if g is not None and not state.bits >> g & 1}
@@ -83,42 +81,6 @@ def backchained_landmarks(task: Task, state: State) -> set[str]:
                 found.add(fact)
                 queue.append(fact)
     return {task.fact_names[f] for f in found - goals}
-
-
-def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
-    found = classify_landmarks(sit)
-    if found is None:
-        return None
-    yes, no, decided = found
-    goals = {str(lit) for lit in sit.task.goal if lit.positive}
-    if fmt == "gen":
-        if not decided:
-            return None
-        gold = {"yes": sorted(yes), "no": sorted(no)}
-        proof = {"landmarks": yes, "non_landmarks": {a: p for a, p in no.items() if p.get("plan") != sit.plan()},
-                 "witness": sit.plan()}
-        return sit.question("land", fmt, {}, gold, dict(gold), proof)
-    subtle_yes = [a for a in yes if a not in goals]
-    subtle_no = [a for a, p in no.items() if p.get("plan") != sit.plan()]
-    if fmt == "bool":
-        if want:
-            pool = subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes)
-        else:
-            pool = subtle_no if subtle_no and rng.random() < 0.5 else list(no)
-        if not pool:
-            return None
-        atom = pick(rng, pool, 1)[0]
-        proof = (yes if want else no)[atom]
-        return sit.question("land", fmt, {"atom": atom}, "yes" if want else "no", {"landmark": want}, proof)
-    if not yes or len(no) < 3:
-        return None
-    correct = pick(rng, subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes), 1)[0]
-    wrong = pick(rng, subtle_no, 1) + pick(rng, list(no), 6)
-    wrong = list(dict.fromkeys(wrong))[:3]
-    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong])
-    proof = {"options": [{"atom": correct, "landmark": True, "proof": yes[correct]}]
-             + [{"atom": a, "landmark": False, "proof": no[a]} for a in wrong]}
-    return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)
 
 
 def astar_distance(task: Task, state: State, nodes: int = ASTAR_NODES) -> float | None:
@@ -165,24 +127,6 @@ def _distances(sit: Situation, nodes: int) -> tuple[float, dict[str, float], str
             return None
         values[str(action)] = value
     return here, values, "astar"
-
-
-def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
-    if fmt != "gen":
-        return None
-    found = successor_distances(sit)
-    if found is None:
-        return None
-    here, values, method = found
-    if here == math.inf or here <= 0:
-        return None
-    yes = optimal_actions(sit.task, here, values)
-    no = sorted(a for a in values if a not in yes)
-    h = {a: (None if v == math.inf else v) for a, v in values.items()}
-    proof = {"method": method, "states": len(sit.prover.nodes)}
-    opt = str(int(here)) if float(here).is_integer() else str(here)  # the release writes opt as a string
-    return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "maybe": [], "opt": opt},
-                        {"yes": yes, "no": no, "opt": here, "h": h}, proof)
 
 
 def optimal_actions(task: Task, here: float, values: dict[str, float]) -> list[str]:

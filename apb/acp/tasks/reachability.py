@@ -1,23 +1,27 @@
-"""reach (can a fact, or a pair of facts, ever hold) and areach (can an action ever become applicable).
+"""What reach and areach questions rest on: which atoms and actions can never hold or apply from a state.
 
 Reachable claims are witnessed by a plan; unreachable ones are proved by type/static checks, the delete
-relaxation, h^2 mutexes or exhaustive enumeration (see `apb.acp.proofs`). Distractors (ACPBench's recipe):
-relaxed-unreachable facts and mutex pairs for reach; actions that can never apply for areach. Generative
-questions need every atom (action) of the universe decided, so they are generated only where the state space
-from the question's state was enumerated completely.
+relaxation, h^2 mutexes or exhaustive enumeration (see `apb.acp.proofs`). Also the checks both tasks share: the
+sound scorer's verdict on a "None" answer, the official planner check's verdict on an unsolvable goal, and the
+audit of a gold list of never-holding atoms or never-applying actions.
 """
 
 from __future__ import annotations
 
-import random
 import weakref
 
-from apb.acp.proofs import Prover, fact_key
+from apb.acp.proofs import Prover, Verdict, fact_key, normal_atom
 from apb.acp.records import Question
-from apb.acp.tasks.common import Situation, action_universe, arrange, atom_universe, parsed_action, pick
+from apb.acp.tasks.common import Situation, action_universe, atom_universe, parsed_action
+from apb.acp.truth import (
+    Check,
+    canonical_action,
+    not_a_proposition,
+    paren,
+    question_prover,
+)
 from apb.engine import State
 
-PAIR_TRIES = 40
 _GROUNDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -75,79 +79,6 @@ def _unreachable_atoms(prover: Prover, universe: list[str]) -> dict[str, str]:
     return found
 
 
-def _mutex_pair(sit: Situation, rng: random.Random, reachable: list[str]) -> tuple[list[str], dict] | None:
-    """Two atoms, each reachable, that provably never hold together."""
-    if len(reachable) < 2:
-        return None
-    for _ in range(PAIR_TRIES):
-        p, q = sorted(rng.sample(reachable, 2))
-        verdict = sit.prover.mutex(p, q)
-        if verdict.value is False:
-            return [p, q], verdict.proof
-    return None
-
-
-def _reachable_option(sit: Situation, rng: random.Random, reachable: list[str]) -> tuple[list[str], dict] | None:
-    if not reachable:
-        return None
-    atoms = pick(rng, reachable, 1)
-    verdict = sit.prover.atoms(atoms)
-    return (atoms, verdict.proof) if verdict.value else None
-
-
-def _unreachable_options(sit: Situation, rng: random.Random, count: int) -> list[tuple[list[str], dict]]:
-    """Unreachable single atoms and mutex pairs, about half each where both exist."""
-    universe = atom_universe(sit.task) or []
-    found = unreachable_atoms(sit.prover, universe)
-    singles = {atom: found[atom] for atom in pick(rng, list(found), 400)}
-    reachable = reachable_atoms(sit)
-    options = []
-    # atoms only exhaustive search rules out are the subtle ones; relaxed-unreachable ones are often ill-matched
-    subtle = [a for a, method in singles.items() if method == "exhaustive"]
-    for atom in pick(rng, subtle if subtle and rng.random() < 0.7 else list(singles), count):
-        verdict = sit.prover.atoms([atom])
-        if verdict.value is False:
-            options.append(([atom], verdict.proof))
-    pairs = []
-    for _ in range(count):
-        pair = _mutex_pair(sit, rng, reachable)
-        if pair and pair not in pairs:
-            pairs.append(pair)
-    mixed = []
-    while (options or pairs) and len(mixed) < count:
-        source = pairs if pairs and (not options or rng.random() < 0.5) else options
-        mixed.append(source.pop(0))
-    return mixed
-
-
-def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
-    if fmt == "gen":
-        universe = atom_universe(sit.task)
-        if universe is None or not sit.prover.exhaustive:
-            return None
-        found = unreachable_atoms(sit.prover, universe)
-        gold = [a.strip("()") for a in sorted(found)]  # the release stores reach atoms without parentheses
-        proof = {"method": "classification", "relaxed": sorted(a for a, m in found.items() if m == "relaxed"),
-                 "exhaustive": len(sit.prover.nodes)}
-        return sit.question("reach", fmt, {}, gold, {"unreachable": sorted(found)}, proof)
-    reachable = reachable_atoms(sit)
-    if fmt == "bool":
-        option = _reachable_option(sit, rng, reachable) if want else next(iter(_unreachable_options(sit, rng, 1)),
-                                                                            None)
-        if option is None:
-            return None
-        atoms, proof = option
-        return sit.question("reach", fmt, {"atoms": atoms}, "yes" if want else "no", {"reachable": want}, proof)
-    correct = _reachable_option(sit, rng, reachable)
-    wrong = _unreachable_options(sit, rng, 3)
-    if correct is None or len(wrong) < 3:
-        return None
-    options, label = arrange(rng, {"atoms": correct[0]}, [{"atoms": atoms} for atoms, _ in wrong])
-    proofs = [{"atoms": correct[0], "reachable": True, "proof": correct[1]}]
-    proofs += [{"atoms": atoms, "reachable": False, "proof": proof} for atoms, proof in wrong]
-    return sit.question("reach", fmt, {}, label, {"correct": correct[0]}, {"options": proofs}, options)
-
-
 def reachable_actions(prover: Prover) -> set[str]:
     """Actions applicable in some enumerated state reachable from the state (computed once per prover)."""
     if "reachable_actions" not in prover.memo:
@@ -198,43 +129,122 @@ def _unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
     return found
 
 
-def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
-    task, prover = sit.task, sit.prover
-    universe = action_universe(task)
-    if fmt == "gen":
-        if universe is None or not prover.exhaustive:
-            return None
-        found = unreachable_actions(prover, universe)
-        proof = {"method": "classification", "ungrounded": sorted(a for a, m in found.items() if m == "ungrounded"),
-                 "relaxed": sorted(a for a, m in found.items() if m == "relaxed"), "exhaustive": len(prover.nodes)}
-        return sit.question("areach", fmt, {}, sorted(found), {"unreachable": sorted(found)}, proof)
-    reachable = sorted(reachable_actions(prover))
-    applicable = {str(a) for a in task.applicable(sit.state)}
-    later = [a for a in reachable if a not in applicable] or reachable
-    # never-applicable actions among those grounding keeps (reachable in the problem) are the harder distractors
-    found = unreachable_actions(prover, action_candidates(task))
-    unreachable = {action: found[action] for action in pick(rng, list(found), 400)}
-    hard = [a for a, m in unreachable.items() if m != "ungrounded"]
-    never = hard if hard and rng.random() < 0.9 else list(unreachable)
-    if fmt == "bool":
-        pool = later if want else never
-        if not pool:
-            return None
-        action = pick(rng, pool, 1)[0]
-        verdict = prover.action(task.parse_action(action))
-        if verdict.value is not want:
-            return None
-        return sit.question("areach", fmt, {"action": action}, "yes" if want else "no", {"reachable": want},
-                            verdict.proof)
-    if not never or len(reachable) < 3:
+def _classification(q: Question, kind: str) -> list[str] | None:
+    """Every unreachable atom (kind 'atoms') or action of the question's state; None when not decidable."""
+    if q.source == "apb" and "unreachable" in q.gold:
+        return list(q.gold["unreachable"])
+    prover = question_prover(q)
+    universe = atom_universe(prover.task) if kind == "atoms" else action_universe(prover.task)
+    if universe is None or not prover.exhaustive:
         return None
-    correct = pick(rng, never, 1)[0]
-    verdict = prover.action(task.parse_action(correct))
-    if verdict.value is not False:
+    found = unreachable_atoms(prover, universe) if kind == "atoms" else unreachable_actions(prover, universe)
+    return sorted(found)
+
+
+def _proved_unreachable(q: Question, kind: str) -> tuple[str, dict] | None:
+    """An item the gold lists (or, without a list, any of the task's) that the engine proves unreachable."""
+    prover = question_prover(q)
+    task = prover.task
+    listed = [str(a) for a in (q.answer if isinstance(q.answer, list) else [])]
+    for item in listed:
+        if kind == "atoms":
+            if not_a_proposition(task, item) is None:
+                verdict = prover.atoms([paren(item)])
+                if verdict.value is False:
+                    return paren(item), verdict.proof
+        else:
+            action = canonical_action(task, item)
+            if action is not None:
+                verdict = prover.action(task.parse_action(action))
+                if verdict.value is False:
+                    return action, verdict.proof
+    return None
+
+
+def none_check(q: Question, kind: str) -> Check:
+    """Whether "None" (nothing is unreachable) is right for a reach (atoms) or areach (actions) question: wrong as
+    soon as the engine proves one item unreachable."""
+    what = "hold" if kind == "atoms" else "apply"
+    witness = _proved_unreachable(q, kind)
+    if witness is not None:
+        return Check(False, f"{witness[0]} can never {what}, so None is wrong", witness[1])
+    found = _classification(q, kind)
+    if found is None:
+        return Check(False, f"whether every one of the {kind} can {what} is undecided within the budget")
+    if found:
+        return Check(False, f"{found[0]} can never {what}, so None is wrong")
+    return Check(True, f"every one of the {kind} can {what}")
+
+
+def listed_or_none(gold: list, answer: str, none_right: str, none_wrong: str, listed: str) -> Check | None:
+    """The official verdict where the gold decides it: an empty gold accepts only "None", a listed answer is right;
+    None when the answer needs the planner check."""
+    if not gold:
+        ok = answer == "none"
+        return Check(ok, none_right if ok else none_wrong)
+    if answer in gold:
+        return Check(True, f"{answer} is a listed {listed}")
+    return None
+
+
+def unsolvable(verdict: Verdict, what: str, never: str, can: str) -> Check:
+    if verdict.value is False:
+        return Check(True, f"{what} {never}", verdict.proof)
+    if verdict.value is True:
+        return Check(False, f"{what} {can}", verdict.proof)
+    return Check(False, f"{what}: undecided within the search budget (a planner time-out)", verdict.proof)
+
+
+def audit_unreachable(q, found, official_verdict, kind: str):
+    prover = question_prover(q)
+    task = prover.task
+    findings = []
+    gold = q.answer if isinstance(q.answer, list) else []
+    for item in gold:
+        if kind == "atoms":
+            atom = str(item) if str(item).startswith("(") else f"({item})"
+            reason = not_a_proposition(task, atom)
+            if reason is not None:  # a static or ill-typed atom is no answer to "which proposition never holds"
+                findings.append(found("wrong", f"{atom} is in the gold but is not a proposition of the task: {reason}",
+                                      {"method": "type", "reason": reason}, ("atoms", atom, False)))
+                continue
+            verdict = prover.atoms([atom])
+        else:
+            action = canonical_action(task, item)
+            if action is None:
+                continue  # not a ground action of the task: it can never apply either
+            verdict = prover.action(task.parse_action(action))
+        if verdict.value is True:
+            findings.append(found("wrong", f"{item} is in the gold but can become "
+                                  + ("true" if kind == "atoms" else "applicable"), verdict.proof,
+                                  ("atoms", atom, True) if kind == "atoms" else ("action", action, True)))
+    universe = atom_universe(task) if kind == "atoms" else action_universe(task)
+    unreachable = (unreachable_atoms(prover, universe) if kind == "atoms"
+                   else unreachable_actions(prover, universe)) if universe else {}
+    if gold and kind == "actions":
+        listed = {normal_atom(str(a)) for a in gold}
+        others = sorted((a for a, how in unreachable.items() if a not in listed and how in ("ungrounded", "relaxed")),
+                        key=distinct_first)
+        if others:
+            findings.append(found("note", f"{len(others)} more never-applicable action(s) than the gold lists that the "
+                                  "official scorer rejects (its grounding drops them), e.g. " + others[0],
+                                  {others[0]: unreachable[others[0]],
+                                   "official": official_verdict(q, others[0]).correct}))
+    if not gold and unreachable:
+        item = sorted(unreachable)[0]
+        verdict = prover.atoms([item]) if kind == "atoms" else prover.action(task.parse_action(item))
+        findings.append(found("wrong", f"the gold says None, but {item} can never "
+                              + ("hold" if kind == "atoms" else "apply")
+                              + f" ({len(unreachable)} such); the official scorer rejects it",
+                              {**verdict.proof, "answer": item, "official": official_verdict(q, item).correct},
+                              ("atoms" if kind == "atoms" else "action", item, False)))
+    return findings
+
+
+def first_listed(q: Question):
+    """The first listed item of a reach/areach gold in the answer's shape (None for an empty list); reach atoms
+    are stored bare."""
+    gold = q.answer
+    if not gold:
         return None
-    distractors = pick(rng, later, 3) if len(later) >= 3 else pick(rng, reachable, 3)
-    proofs = [{"action": correct, "reachable": False, "proof": verdict.proof}]
-    for action in distractors:
-        proofs.append({"action": action, "reachable": True, "proof": prover.action(task.parse_action(action)).proof})
-    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in distractors])
-    return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
+    return gold[0] if str(gold[0]).startswith("(") else f"({gold[0]})"

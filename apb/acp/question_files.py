@@ -1,5 +1,6 @@
-"""Reading and writing ACP questions and results: apb JSONL (every field, PDDL, state and proofs), ACPBench's JSON
-layout (`<task>/test.<fmt>.json`), and append-only JSONL result files that survive interruption."""
+"""ACP question and result files, read and written: apb JSONL (every field, PDDL, state and proofs), ACPBench's
+JSON layout (`<task>/test.<fmt>.json`; the release's own files are read by `apb.acp.importer`), and append-only
+JSONL result files that survive interruption."""
 
 from __future__ import annotations
 

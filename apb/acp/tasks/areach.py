@@ -1,0 +1,169 @@
+"""areach: can an action ever become applicable; the generative question asks for an action that never applies,
+or "None". Distractors: actions that can never apply, preferring those grounding keeps (reachable in the problem).
+
+Official check: "None" only for an empty gold; an answer in the gold (compared case-sensitively with the
+lower-cased answer) is right; otherwise the action must be ground by tarski's relaxed-reachability grounding (an
+action with a relaxed-unreachable precondition is not, and is wrong) and its preconditions unsolvable as a goal.
+Solver: a never-applicable action (one of the official grounding, whose preconditions are relaxed-reachable
+from the state, is preferred, as the official planner check only accepts those beyond the gold's list; else one
+binding distinct objects, as the release's gold picks are), else "None"; bool: the action can become applicable;
+apb's MCQ asks which action can never apply, the released one (`asks: reachable`) which one can. An action that
+names an unknown object or has an ill-typed argument never applies.
+"""
+
+from __future__ import annotations
+
+import random
+
+from apb.acp.records import Question
+from apb.acp.tasks.base import ACPTask
+from apb.acp.tasks.common import Situation, action_universe, arrange, pick
+from apb.acp.tasks.reachability import (
+    action_candidates,
+    audit_unreachable,
+    distinct_first,
+    first_listed,
+    grounded_actions,
+    listed_or_none,
+    none_check,
+    reachable_actions,
+    unreachable_actions,
+    unsolvable,
+)
+from apb.acp.truth import (
+    Check,
+    action_or_none,
+    canonical_action,
+    question_prover,
+    replay_claims,
+    verdict_check,
+)
+
+
+def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+    task, prover = sit.task, sit.prover
+    universe = action_universe(task)
+    if fmt == "gen":
+        if universe is None or not prover.exhaustive:
+            return None
+        found = unreachable_actions(prover, universe)
+        proof = {"method": "classification", "ungrounded": sorted(a for a, m in found.items() if m == "ungrounded"),
+                 "relaxed": sorted(a for a, m in found.items() if m == "relaxed"), "exhaustive": len(prover.nodes)}
+        return sit.question("areach", fmt, {}, sorted(found), {"unreachable": sorted(found)}, proof)
+    reachable = sorted(reachable_actions(prover))
+    applicable = {str(a) for a in task.applicable(sit.state)}
+    later = [a for a in reachable if a not in applicable] or reachable
+    # never-applicable actions among those grounding keeps (reachable in the problem) are the harder distractors
+    found = unreachable_actions(prover, action_candidates(task))
+    unreachable = {action: found[action] for action in pick(rng, list(found), 400)}
+    hard = [a for a, m in unreachable.items() if m != "ungrounded"]
+    never = hard if hard and rng.random() < 0.9 else list(unreachable)
+    if fmt == "bool":
+        pool = later if want else never
+        if not pool:
+            return None
+        action = pick(rng, pool, 1)[0]
+        verdict = prover.action(task.parse_action(action))
+        if verdict.value is not want:
+            return None
+        return sit.question("areach", fmt, {"action": action}, "yes" if want else "no", {"reachable": want},
+                            verdict.proof)
+    if not never or len(reachable) < 3:
+        return None
+    correct = pick(rng, never, 1)[0]
+    verdict = prover.action(task.parse_action(correct))
+    if verdict.value is not False:
+        return None
+    distractors = pick(rng, later, 3) if len(later) >= 3 else pick(rng, reachable, 3)
+    proofs = [{"action": correct, "reachable": False, "proof": verdict.proof}]
+    for action in distractors:
+        proofs.append({"action": action, "reachable": True, "proof": prover.action(task.parse_action(action)).proof})
+    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in distractors])
+    return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
+
+
+def solve(q: Question):
+    prover = question_prover(q)
+    universe = action_universe(prover.task)
+    if universe is None:
+        return None
+    found = unreachable_actions(prover, universe)
+    task = prover.task
+    preferred = sorted(a for a, how in found.items() if how == "exhaustive") or _h2_unreachable(prover, found)
+    if preferred or found:
+        choice = (preferred or sorted(found, key=distinct_first))[0]
+        return [choice], choice
+    if prover.exhaustive or all(prover.action(task.parse_action(a)).value is True for a in universe):
+        return [], "None"
+    return None
+
+
+def _h2_unreachable(prover, found: dict) -> list[str]:
+    """Ground actions whose preconditions are each relaxed-reachable but which the prover shows never apply (h^2
+    mutexes): the ones the official planner check accepts beyond the gold's list."""
+    reachable = reachable_actions(prover)
+    out = []
+    for text, action in grounded_actions(prover.task).items():
+        if text in found or text in reachable or any(f not in prover.relaxed.facts for f in action.pre):
+            continue
+        if prover.action(action).value is False:
+            out.append(text)
+            break
+    return out
+
+
+def decide(q: Question, item: dict, option: dict) -> bool | None:
+    prover = question_prover(q)
+    action = action_or_none(prover.task, option["action"])
+    value = False if action is None else prover.action(action).value
+    if value is None or q.format == "bool" or item.get("asks") == "reachable":
+        return value
+    return not value  # apb's MCQ asks which action can never become applicable
+
+
+def official(q: Question, parsed: str) -> Check:
+    gold = list(q.answer or [])
+    answer = parsed.strip().lower()
+    decided = listed_or_none(gold, answer, "every action can apply and the answer is None",
+                             "the gold is None and the answer names an action", "never-applicable action")
+    if decided is not None:
+        return decided
+    prover = question_prover(q)
+    action = canonical_action(prover.task, answer)
+    if action is None:
+        return Check(False, f"{answer} is not a ground action of the task")
+    verdict = prover.action(prover.task.parse_action(action))
+    if verdict.value is False and verdict.proof.get("method") in ("static", "relaxed"):
+        return Check(False, f"{answer} is not ground by the official relaxed-reachability grounding", verdict.proof)
+    return unsolvable(verdict, answer, "can never apply", "can apply")
+
+
+def sound(q: Question, answer) -> Check:
+    if answer is None:
+        return none_check(q, "actions")
+    prover = question_prover(q)
+    action = canonical_action(prover.task, answer)
+    if action is None:
+        return Check(False, f"{answer} is not a ground action of the task")
+    if q.source == "apb" and action in q.gold.get("unreachable", ()):
+        return Check(True, "proved never applicable when the question was generated")
+    verdict = prover.action(prover.task.parse_action(action))
+    outside = " (outside the official grounding: ACPBench's code accepts it only as the gold's pick)" if \
+        verdict.proof.get("method") in ("static", "relaxed") else ""
+    return verdict_check(verdict, False, f"{action} can apply", f"{action} never applies{outside}")
+
+
+def audit(q: Question, found, official_verdict) -> list:
+    return audit_unreachable(q, found, official_verdict, "actions")
+
+
+def verify(q: Question) -> list[str]:
+    return replay_claims(q, "action", "action")
+
+
+def claim(task, answer) -> tuple:
+    return "action", canonical_action(task, answer) or str(answer), False
+
+
+TASK = ACPTask("areach", "one", "act", areach, solve, official, sound, audit, decide, verify,
+               oracle=first_listed, claim=claim)

@@ -1,0 +1,187 @@
+"""reach: can a fact (or a pair of facts) ever hold; the generative question asks for a proposition that never
+holds, or "None". Reachable claims are witnessed by a plan; unreachable ones are proved by type/static checks, the
+delete relaxation, h^2 mutexes or exhaustive enumeration (`apb.acp.proofs`). Distractors: relaxed-unreachable facts
+and mutex pairs. Generative questions need every atom of the universe decided, so they are generated only where
+the state space from the question's state was enumerated completely.
+
+Official check: gold atoms are stored without parentheses and compared as "(atom)", lower-cased; an empty gold
+accepts only "None"; another answer is right when a planner proves the atom unsolvable as a goal: an unknown
+predicate or a wrong arity is a planner error (wrong), an unknown object or a mistyped atom can never hold (right).
+apb decides unsolvability with its prover (relaxed reachability, exhaustive search, h^2).
+Solver: an atom the prover proves unreachable (else "None" when every atom is proved reachable); bool/MCQ: the
+facts can hold together.
+"""
+
+from __future__ import annotations
+
+import random
+
+from apb.acp.proofs import normal_atom
+from apb.acp.records import Question
+from apb.acp.tasks.base import ACPTask
+from apb.acp.tasks.common import Situation, arrange, atom_universe, pick
+from apb.acp.tasks.reachability import (
+    audit_unreachable,
+    first_listed,
+    listed_or_none,
+    none_check,
+    reachable_atoms,
+    unreachable_atoms,
+    unsolvable,
+)
+from apb.acp.truth import (
+    Check,
+    not_a_proposition,
+    option_atoms,
+    paren,
+    question_prover,
+    question_task,
+    replay_claims,
+    verdict_check,
+)
+
+PAIR_TRIES = 40
+
+
+def _mutex_pair(sit: Situation, rng: random.Random, reachable: list[str]) -> tuple[list[str], dict] | None:
+    """Two atoms, each reachable, that provably never hold together."""
+    if len(reachable) < 2:
+        return None
+    for _ in range(PAIR_TRIES):
+        p, q = sorted(rng.sample(reachable, 2))
+        verdict = sit.prover.mutex(p, q)
+        if verdict.value is False:
+            return [p, q], verdict.proof
+    return None
+
+
+def _reachable_option(sit: Situation, rng: random.Random, reachable: list[str]) -> tuple[list[str], dict] | None:
+    if not reachable:
+        return None
+    atoms = pick(rng, reachable, 1)
+    verdict = sit.prover.atoms(atoms)
+    return (atoms, verdict.proof) if verdict.value else None
+
+
+def _unreachable_options(sit: Situation, rng: random.Random, count: int) -> list[tuple[list[str], dict]]:
+    """Unreachable single atoms and mutex pairs, about half each where both exist."""
+    universe = atom_universe(sit.task) or []
+    found = unreachable_atoms(sit.prover, universe)
+    singles = {atom: found[atom] for atom in pick(rng, list(found), 400)}
+    reachable = reachable_atoms(sit)
+    options = []
+    # atoms only exhaustive search rules out are the subtle ones; relaxed-unreachable ones are often ill-matched
+    subtle = [a for a, method in singles.items() if method == "exhaustive"]
+    for atom in pick(rng, subtle if subtle and rng.random() < 0.7 else list(singles), count):
+        verdict = sit.prover.atoms([atom])
+        if verdict.value is False:
+            options.append(([atom], verdict.proof))
+    pairs = []
+    for _ in range(count):
+        pair = _mutex_pair(sit, rng, reachable)
+        if pair and pair not in pairs:
+            pairs.append(pair)
+    mixed = []
+    while (options or pairs) and len(mixed) < count:
+        source = pairs if pairs and (not options or rng.random() < 0.5) else options
+        mixed.append(source.pop(0))
+    return mixed
+
+
+def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+    if fmt == "gen":
+        universe = atom_universe(sit.task)
+        if universe is None or not sit.prover.exhaustive:
+            return None
+        found = unreachable_atoms(sit.prover, universe)
+        gold = [a.strip("()") for a in sorted(found)]  # the release stores reach atoms without parentheses
+        proof = {"method": "classification", "relaxed": sorted(a for a, m in found.items() if m == "relaxed"),
+                 "exhaustive": len(sit.prover.nodes)}
+        return sit.question("reach", fmt, {}, gold, {"unreachable": sorted(found)}, proof)
+    reachable = reachable_atoms(sit)
+    if fmt == "bool":
+        option = _reachable_option(sit, rng, reachable) if want else next(iter(_unreachable_options(sit, rng, 1)),
+                                                                            None)
+        if option is None:
+            return None
+        atoms, proof = option
+        return sit.question("reach", fmt, {"atoms": atoms}, "yes" if want else "no", {"reachable": want}, proof)
+    correct = _reachable_option(sit, rng, reachable)
+    wrong = _unreachable_options(sit, rng, 3)
+    if correct is None or len(wrong) < 3:
+        return None
+    options, label = arrange(rng, {"atoms": correct[0]}, [{"atoms": atoms} for atoms, _ in wrong])
+    proofs = [{"atoms": correct[0], "reachable": True, "proof": correct[1]}]
+    proofs += [{"atoms": atoms, "reachable": False, "proof": proof} for atoms, proof in wrong]
+    return sit.question("reach", fmt, {}, label, {"correct": correct[0]}, {"options": proofs}, options)
+
+
+def solve(q: Question):
+    prover = question_prover(q)
+    universe = atom_universe(prover.task) or list(prover.task.fact_names)
+    found = unreachable_atoms(prover, universe)
+    if found:
+        atom = sorted(found)[0]
+        return [atom.strip("()")], atom
+    if prover.exhaustive or all(prover.atoms([a]).value is True for a in universe):  # each one has a witness plan
+        return [], "None"
+    return None
+
+
+def decide(q: Question, item: dict, option: dict) -> bool | None:
+    return question_prover(q).atoms(option_atoms(option)).value
+
+
+def _atom_parts(text: str) -> tuple[str, list[str]]:
+    name, *args = text.strip().lower().strip("()").split() or [""]
+    return name, args
+
+
+def unsolvable_atom(q: Question, atom: str) -> Check:
+    """Whether the official planner call proves `atom` (lower-cased) unsolvable as the problem's goal."""
+    task = question_task(q)[0]
+    name, args = _atom_parts(atom)
+    schema = task.domain.predicates.get(name)
+    if schema is None:
+        return Check(False, f"{atom}: no predicate {name} (a planner error)")
+    if len(args) != len(schema.parameters):
+        return Check(False, f"{atom}: {name} takes {len(schema.parameters)} arguments (a planner error)")
+    verdict = question_prover(q).atoms([atom])
+    return unsolvable(verdict, atom, "can never hold", "can hold")
+
+
+def official(q: Question, parsed: str) -> Check:
+    gold = [f"({str(x).strip().lower()})" for x in q.answer or []]
+    answer = parsed.strip().lower()
+    return listed_or_none(gold, answer, "nothing is unreachable and the answer is None",
+                          "the gold is None (every listed atom can hold) and the answer names an atom",
+                          "unreachable atom") or unsolvable_atom(q, answer)
+
+
+def sound(q: Question, answer) -> Check:
+    if answer is None:
+        return none_check(q, "atoms")
+    atom = normal_atom(paren(answer))
+    task = question_task(q)[0]
+    reason = not_a_proposition(task, atom)
+    if reason is not None:
+        return Check(False, f"{atom} is not a proposition the question asks about: {reason}")
+    if q.source == "apb" and atom in q.gold.get("unreachable", ()):
+        return Check(True, "proved unreachable when the question was generated")
+    return verdict_check(question_prover(q).atoms([atom]), False, f"{atom} can hold", f"{atom} can never hold")
+
+
+def audit(q: Question, found, official_verdict) -> list:
+    return audit_unreachable(q, found, official_verdict, "atoms")
+
+
+def verify(q: Question) -> list[str]:
+    return replay_claims(q, "atoms", "atoms")
+
+
+def claim(task, answer) -> tuple:
+    return "atoms", normal_atom(str(answer)), False
+
+
+TASK = ACPTask("reach", "one", "act", reach, solve, official, sound, audit, decide, verify, oracle=first_listed,
+               claim=claim)
