@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from apb.cli import main
+from apb.errors import ApbError
 from apb.llm.scripted import ScriptedLLM
 from apb.nl2pddl.planetarium import import_planetarium, read_rows
 from apb.nl2pddl.report import read_results
@@ -155,3 +156,19 @@ def test_import_planetarium_rows(tmp_path):
     except ImportError:
         with pytest.raises(Exception, match="pyarrow"):
             read_rows(tmp_path / "rows.parquet")
+
+
+def test_a_pairs_domain_file_is_parsed_once_per_version(tmp_path):
+    """Pairs share a few domain files: each version of a file is read and parsed once (the scoring threads of a run
+    queued on parsing it per pair), and a file that changes is read again."""
+    from apb.nl2pddl import runner
+
+    source = runner.domain_path("blocksworld")
+    path = tmp_path / "domain.pddl"
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    text, domain = runner._domain(path)
+    assert runner._domain(path)[1] is domain and text == source.read_text(encoding="utf-8")
+    path.write_text(text + "\n; edited\n", encoding="utf-8")
+    assert runner._domain(path)[1] is not domain
+    with pytest.raises(ApbError, match=r"missing\.pddl"):
+        runner._domain(tmp_path / "missing.pddl")

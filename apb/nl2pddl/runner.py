@@ -9,6 +9,7 @@ counts each pair once (its latest record).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ def domain_file_for(row: dict, base: Path) -> Path:
 
 def shots_for(rows: list[dict], row: dict, k: int) -> list[dict]:
     """Up to k other pairs of the same domain (the first ones in file order): a pair's examples."""
+    if k <= 0:
+        return []
     same = [r for r in rows if r["domain"] == row["domain"] and r["id"] != row["id"]]
     return same[:k]
 
@@ -54,11 +57,30 @@ def messages_for(row: dict, domain_text: str, shots: list[dict]) -> list[dict]:
                                                description=row["natural_language"])}]
 
 
+_DOMAINS: dict[tuple[str, int, int], tuple[str, Any]] = {}  # (path, mtime, size) -> (text, parsed): a run's pairs
+_DOMAINS_LOCK = threading.Lock()                             # share a few domain files; parse each once
+
+
+def _domain(path: Path) -> tuple[str, Any]:
+    """A pair's domain file: its text (for the prompt) and the parsed domain (for scoring), read once per version of
+    the file (the parsed domain is never changed by scoring)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return read_input(path, "domain file"), None  # raises the one-line error naming the file
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    with _DOMAINS_LOCK:
+        if key not in _DOMAINS:
+            if len(_DOMAINS) >= 64:
+                _DOMAINS.clear()
+            _DOMAINS[key] = (read_input(path, "domain file"), load_domain(path))
+        return _DOMAINS[key]
+
+
 def score_pair(row: dict, llm, base: Path, rows: list[dict], shots: int, max_tokens: int | None = None) -> dict:
     """One pair: ask the LLM, score its problem; the record written to results.jsonl."""
     path = domain_file_for(row, base)
-    domain_text = read_input(path, "domain file")
-    domain = load_domain(path)
+    domain_text, domain = _domain(path)
     record = {key: row.get(key) for key in ("id", "domain", "init", "goal", "init_is_abstract", "goal_is_abstract",
                                            "is_placeholder", "num_objects")}
     try:
