@@ -43,3 +43,14 @@ def grounding_progress(label: str, console: Console):
             text = f"{'reachable' if p.done else 'round ' + str(p.rounds)}: {p.facts:,} facts, {p.bindings:,} bindings"
         console.print(f"[dim]grounding {escape(label)}: {text} ({p.seconds:.0f} s)[/dim]")
     return report
+
+
+def errors_exit(console: Console, errors: int, what: str, cause: str = "an error") -> int:
+    """The end of a command that ran items: with errors, a red line saying they are not scored and how to retry them,
+    and exit 1 (apb.exit_codes.EXIT_NEGATIVE); else 0."""
+    from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
+
+    if not errors:
+        return EXIT_OK
+    console.print(f"[red]{errors} {what} ended in {cause}[/red]: not scored; rerun with --resume to ask them again")
+    return EXIT_NEGATIVE

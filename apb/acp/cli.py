@@ -16,7 +16,7 @@ from rich.table import Table
 
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS
-from apb.console import make_console
+from apb.console import errors_exit, make_console
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
@@ -110,11 +110,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
               f"{summary['answered']} answered: official {summary['official'] / answered:.1%}, sound "
               f"{summary['sound'] / answered:.1%}; {summary['errors']} LLM error(s) (not scored); {cost} -> "
               f"{escape(str(target / 'results.jsonl'))}")
-    if summary["errors"]:
-        err.print(f"[red]{summary['errors']} question(s) ended in an LLM error[/red]: they are not scored; rerun with "
-                  "--resume to ask them again")
-        return EXIT_NEGATIVE
-    return EXIT_OK
+    return errors_exit(err, summary["errors"], "question(s)", "an LLM error")
 
 
 def cmd_report(args: argparse.Namespace) -> int:

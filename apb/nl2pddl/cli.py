@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from apb.console import make_console
+from apb.console import errors_exit, make_console
 from apb.eval.rundir import open_run_dir, prepare_run_dir
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
@@ -148,11 +148,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     make_console().print(f"{overall['pairs']} pairs scored in {escape(str(out))} ({summary['ran']} now, "
                          f"{summary['skipped']} already done): parseable {overall['parseable']}%, solvable "
                          f"{overall['solvable']}%, correct {overall['correct']}%; {summary['errors']} error(s)")
-    if summary["errors"]:
-        console.print(f"[red]{summary['errors']} pair(s) ended in an error[/red] (not scored); rerun with --resume to "
-                      "ask them again")
-        return EXIT_NEGATIVE
-    return EXIT_OK
+    return errors_exit(console, summary["errors"], "pair(s)")
 
 
 def cmd_report(args: argparse.Namespace) -> int:
