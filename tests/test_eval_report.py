@@ -319,3 +319,21 @@ def test_a_row_whose_episodes_all_errored_shows_error_not_0_percent(tmp_path):
     text = (tmp_path / "out" / "report.md").read_text()
     [line] = [x for x in text.splitlines() if x.startswith("| ") and "| 1 | 1 | 0 |" in x]
     assert "| error | error |" in line and "0.0%" not in line
+
+
+def test_a_lone_surrogate_in_a_trajectory_reaches_the_viewer_as_it_was(tmp_path):
+    """Trajectories keep an LLM reply's lone surrogate (as a \\u escape); the report's viewer packed episodes as
+    UTF-8 and raised UnicodeEncodeError on one, so `apb report` crashed on such a run."""
+    from apb.cli import main
+
+    run = tmp_path / "run"
+    assert main(["eval", "--domains", "blocksworld", "--agents", "bfs", "--problems", "1", "--out", str(run),
+                 "--no-progress"]) == 0
+    path = next((run / "episodes").glob("*.jsonl"))
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    step = next(r for r in records if r.get("type") == "step")
+    step["observation"] += " \ud800"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    write_report([run], tmp_path / "report")
+    detail = read_viewer((tmp_path / "report" / "report.html").read_text(encoding="utf-8"))[0]["detail"]
+    assert detail["steps"][0]["observation"] == step["observation"]

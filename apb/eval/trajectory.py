@@ -175,16 +175,17 @@ def error_footer(error: str, *, seconds: float, optimal_plan_length: int | None 
             "plan_cost": None, "optimal_plan_cost": optimal_plan_cost, "seconds": round(seconds, 4)}
 
 
+def json_text(record: Any, *, compact: bool = False) -> str:
+    """JSON for UTF-8 text (a file, a page): characters as they are, except that a record holding a lone surrogate (an
+    LLM reply can carry one) is written with \\u escapes, which read back as the same text."""
+    options: dict[str, Any] = {"default": str, **({"separators": (",", ":")} if compact else {})}
+    text = json.dumps(record, ensure_ascii=False, **options)
+    return json.dumps(record, ensure_ascii=True, **options) if has_surrogates(text) else text
+
+
 def json_line(record: Any) -> str:
-    """A JSON line for a UTF-8 file: characters as they are, except that a record holding a lone surrogate (an LLM
-    reply can carry one) is written with \\u escapes, which read back as the same text."""
-    text = json.dumps(record, ensure_ascii=False, default=str)
-    if has_surrogates(text):
-        text = json.dumps(record, ensure_ascii=True, default=str)
-    return text + "\n"
-
-
-_dump = json_line
+    """`json_text` as one line of a JSONL file."""
+    return json_text(record) + "\n"
 
 
 class TrajectoryWriter:
@@ -200,7 +201,7 @@ class TrajectoryWriter:
         self.steps: list[dict] = []
 
     def _write(self, line: dict, sync: bool = False) -> None:
-        self._file.write(_dump(line))
+        self._file.write(json_line(line))
         self._file.flush()
         if sync:
             os.fsync(self._file.fileno())

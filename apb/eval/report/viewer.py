@@ -18,6 +18,7 @@ from apb.eval.metrics import Episode
 from apb.eval.report.pictures import EpisodePictures
 from apb.eval.report.plots import length_text
 from apb.eval.report.tables import agent_label, domain_label, model_label
+from apb.eval.trajectory import json_text
 
 
 def outcome(episode: Episode) -> str:
@@ -54,7 +55,7 @@ def episode_detail(episode: Episode, pictures: list[str], note: str) -> dict[str
 
 
 def _pack(data: dict[str, Any]) -> str:
-    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    raw = json_text(data, compact=True).encode("utf-8")
     return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
 
 
@@ -90,7 +91,7 @@ def viewer_html(episodes: list[Episode]) -> str:
         pictures, note = drawer.draw(episode)
         blobs.append(f"<script type='application/octet-stream' id='apb-episode-{index}'>"
                      f"{_pack(episode_detail(episode, pictures, note))}</script>")
-    listing = json.dumps(summaries, ensure_ascii=False).replace("<", "\\u003c")
+    listing = json_text(summaries).replace("<", "\\u003c")
     script = resources.files("apb.eval.report").joinpath("templates/viewer.js").read_text(encoding="utf-8")
     return "\n".join([
         "<h2 id='episodes'>Episodes</h2>",
