@@ -286,7 +286,6 @@ def open_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], resume
     when a run that failed wrote nothing) and releases the lock."""
     out = Path(out)
     lock = RunLock(out)
-    lock.check()  # a live run's lock is named before anything else
     options = {"kind": kind, "settings": settings, "resume": resume, "overwrite": overwrite, "resumable": resumable,
                "overwrite_results": overwrite_results}
     prepare_run_dir(out, create=False, **options)
