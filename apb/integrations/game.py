@@ -85,7 +85,8 @@ class GameSession:
 
     # ---- the episode ------------------------------------------------------------------------------------------
     def reset(self, problem: int | str | None = None, seed: int | None = None) -> str:
-        """Starts an episode on `problem` (number, id or path; None: the split's first); returns the task text."""
+        """Starts an episode on `problem` (number, id or path; None: the env's own choice, its `problem=` if it was
+        made with one, else a problem drawn with `seed`, as `env.reset` does); returns the task text."""
         options = {"problem": problem} if problem is not None else None
         self.observation, self.info = self.env.reset(seed=seed, options=options)
         self.turns = []
