@@ -36,3 +36,11 @@ def require(module: str, extra: str) -> ModuleType:
 def as_flag(value: object) -> bool:
     """A boolean option as a framework passes it: a bool, or text typed on a command line (`true`, `false`, `1`)."""
     return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+def as_steps(value: object) -> object:
+    """A step limit as a framework passes it: a number typed on a command line (`--env.taskset.max-steps 4` arrives
+    as the text "4") becomes the number; anything else (an int, `default`) is left as it is."""
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value)
+    return value

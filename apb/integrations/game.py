@@ -21,6 +21,7 @@ from typing import Any
 from apb.agents.act import PDDL_ACTION, command_of, english_action, first_line, split_react
 from apb.engine.errors import ApbError
 from apb.engine.limits import MAX_TURN_CHARS, clean
+from apb.integrations import as_steps
 from apb.prompts import fill_prompt
 
 DEFAULT_MAX_STEPS = "default"  # the split's step limit, as `apb eval` gives an LLM agent
@@ -65,8 +66,7 @@ class GameSession:
         from apb.envs.registration import GENERIC_ID, register_envs
         from apb.translators import make_translator
 
-        if isinstance(max_steps, str) and max_steps.strip().lstrip("+-").isdigit():
-            max_steps = int(max_steps)  # a command line's option (verifiers' --env.taskset.max-steps 4, GEM's kwargs)
+        max_steps = as_steps(max_steps)  # a command line's option (verifiers' --env.taskset.max-steps 4, GEM's kwargs)
         if max_steps == DEFAULT_MAX_STEPS:
             from apb.eval.trajectory import split_step_limit
 

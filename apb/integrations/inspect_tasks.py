@@ -202,7 +202,7 @@ def game(domain: str = "blocksworld", problems: str = "1-5", split: str = "test"
     samples = game_samples(domain, _text(problems), split=split, agent=agent, description=description,
                            translator=translator, seeds=int(seeds),
                            max_steps=None if max_steps is None else int(max_steps),
-                           require_finish=_flag(require_finish))
+                           require_finish=as_flag(require_finish))
     return Task(dataset=MemoryDataset(samples, name=f"apb-{domain}"), solver=apb_agent(), scorer=goal_reached(),
                 metadata={"apb_domain": domain, "apb_agent": agent, "apb_description": description})
 
@@ -257,7 +257,7 @@ def acp(questions: str | None = None, domain: str = "blocksworld", tasks: str = 
         items, _ = generate(domain, tasks=_choices(tasks, TASKS, "task"), formats=_choices(formats, FORMATS, "format"),
                             count=int(count), seed=int(seed))
         name = f"apb-acp-{domain}"
-    return Task(dataset=MemoryDataset(acp_samples(items, shots=int(shots), cot=_flag(cot)), name=name),
+    return Task(dataset=MemoryDataset(acp_samples(items, shots=int(shots), cot=as_flag(cot)), name=name),
                 solver=generate_answer(), scorer=acp_answer())
 
 
@@ -341,11 +341,6 @@ def _choices(value: Any, allowed: tuple[str, ...], what: str) -> list[str]:
 def _text(value: Any) -> str:
     """A -T value as the text it was typed as: Inspect splits `a,b` into a list (`-T problems=1,3`)."""
     return ",".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
-
-
-def _flag(value: Any) -> bool:
-    """A -T flag: Inspect passes `true`/`false` through YAML, a string from some callers."""
-    return as_flag(value)
 
 
 __all__ = ["InspectLLM", "acp", "acp_answer", "acp_samples", "apb_agent", "game", "game_samples", "goal_reached",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from apb.integrations import require
+from apb.integrations import as_steps, require
 
 require("verifiers.v1", "verifiers")
 
@@ -51,9 +51,7 @@ class ApbGameConfig(vf.TasksetConfig):
     @classmethod
     def _steps_as_number(cls, value: Any) -> Any:
         """`--env.taskset.max-steps 4` arrives as the text "4": a number of steps, else `default`."""
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-            return int(value)
-        return value
+        return as_steps(value)
 
 
 class ApbGameData(vf.TaskData):
