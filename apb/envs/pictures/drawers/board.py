@@ -59,7 +59,6 @@ class BoardDrawer:
         types = {o: str(t).lower() for o, t in task.objects.items()}
         self.places = sorted(self._kind(types, static, b.place_kinds)) + list(b.extra_places)
         self.carriers = self._kind(types, static, b.carrier_kinds) | {c for _, _, c in b.inside if isinstance(c, str)}
-        self.place_set = set(self.places)
         # untyped domains (Logistics) name kinds with unary static predicates: a truck and a plane differ in colour
         kinds = {k.lower() for k in b.carrier_kinds}
         for predicate, rows in sorted(static.by_predicate.items()):
