@@ -147,3 +147,14 @@ def grounded_preconditions(record: dict, action: str) -> list[str] | None:
 
     with contextlib.redirect_stdout(io.StringIO()):
         return get_action_preconditions(record["PDDL_domain"].lower(), record["PDDL_problem"].lower(), action)
+
+
+def grounded_actions(record: dict) -> set[str]:
+    """Every action tarski's relaxed grounding of the record's problem keeps, as '(name args)' (the actions the
+    official areach check asks its planner about)."""
+    _modules()
+    from utils.tarski_utils import get_tarski_problem
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        problem = get_tarski_problem(record["PDDL_domain"].lower(), record["PDDL_problem"].lower())
+    return {f"({action.name.lower()})" for action in problem.actions}

@@ -4,10 +4,12 @@
 - `gold-wrong`: rejected, but the answer is correct by a proof that replays on the question's own PDDL, and the
   gold contradicts that proof (each task's `gold_denies`: it says "None" while the answer never holds / never
   applies / is a landmark, or it lists the answer as a non-landmark);
-- `official-incomplete`: rejected, the answer is correct by a proof that replays, and the gold is right but lists
-  one answer of many, which the official check cannot extend (areach: every other never-applicable action is left
-  out by tarski's relaxed grounding, so the official code never asks its planner about it);
-- `rejected`: wrong, or correct without a proof that replays (a bug to fix, or a claim undecided in the budget).
+- `official-incomplete`: rejected, the answer is correct by a proof that replays, the gold is right but lists one
+  answer of many, and a second proof (the task's `only_gold`) shows the official check accepts no answer outside
+  the gold's own list (areach: every action tarski's relaxed grounding keeps applies in a reachable state, so the
+  official planner rejects each, and every never-applicable action is left out of that grounding);
+- `rejected`: wrong, or correct without those proofs (a bug to fix, a claim undecided in the budget, or a correct
+  answer where the official check would have accepted another one).
 
 The proofs are the sound scorer's (`apb.acp.scorers.sound`), replayed with `apb.acp.proofs.check_proof`; the claim
 an answer makes is its task's `claim` (reach, areach and land make one).
@@ -56,4 +58,9 @@ def judge(q: Question, text: str) -> Outcome:
     if not check_proof(task, state, kind, claim, Verdict(value, check.proof), budget=q.budget):
         return Outcome("rejected", f"{verdict.reason}; the sound scorer's proof does not replay")
     reason = f"official: {verdict.reason}; proved: {check.reason}"
-    return Outcome("gold-wrong" if spec.gold_denies(q, item) else "official-incomplete", reason, check.proof)
+    if spec.gold_denies(q, item):
+        return Outcome("gold-wrong", reason, check.proof)
+    only = spec.only_gold(q) if spec.only_gold else None
+    if only is None:
+        return Outcome("rejected", f"{reason}; but the official check may accept another answer")
+    return Outcome("official-incomplete", f"{reason}; {only}", check.proof)

@@ -14,7 +14,9 @@ names an unknown object or has an ill-typed argument never applies.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+from apb.acp.budget import FACTOR
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import Situation, action_universe, arrange, pick
@@ -98,13 +100,37 @@ def solve(q: Question):
     return None
 
 
+def official_grounding(prover) -> dict:
+    """The ground actions tarski's relaxed-reachability grounding keeps for the prover's state (each precondition
+    relaxed-reachable from it), by PDDL string: the only actions the official check asks its planner about."""
+    facts = prover.relaxed.facts
+    return {text: action for text, action in grounded_actions(prover.task).items()
+            if all(f in facts for f in action.pre)}
+
+
+def only_gold_accepted(q: Question, steps: int = 2) -> str | None:
+    """A proof that ACPBench's check accepts no answer to `q` outside the gold's own list, or None: every action of
+    the official grounding applies in some state reachable from the question's, so its planner finds each one's
+    preconditions reachable and the check rejects it. The witnesses are states enumerated at the question's budget,
+    then FACTOR**k times it (k = 1..steps) while some action is not yet seen applicable."""
+    for k in range(steps + 1):
+        prover = question_prover(replace(q, budget=q.budget * FACTOR ** k))
+        kept = official_grounding(prover)
+        if not set(kept) - reachable_actions(prover):
+            return (f"the official check accepts only the gold's pick: each of the {len(kept)} actions tarski's "
+                    f"grounding keeps applies in one of {len(prover.nodes)} states reachable from the question's")
+        if prover.exhaustive:
+            return None  # some action of the grounding never applies: the official check accepts it
+    return None
+
+
 def _h2_unreachable(prover, found: dict) -> list[str]:
     """Ground actions whose preconditions are each relaxed-reachable but which the prover shows never apply (h^2
     mutexes): the ones the official planner check accepts beyond the gold's list."""
     reachable = reachable_actions(prover)
     out = []
-    for text, action in grounded_actions(prover.task).items():
-        if text in found or text in reachable or any(f not in prover.relaxed.facts for f in action.pre):
+    for text, action in official_grounding(prover).items():
+        if text in found or text in reachable:
             continue
         if prover.action(action).value is False:
             out.append(text)
@@ -166,4 +192,4 @@ def claim(task, answer) -> tuple:
 
 
 TASK = ACPTask("areach", "one", "act", areach, solve, official, sound, audit, decide, verify,
-               oracle=first_listed, claim=claim)
+               oracle=first_listed, claim=claim, only_gold=only_gold_accepted)

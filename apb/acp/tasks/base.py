@@ -17,7 +17,8 @@ judge, the audit, verification, extraction, the oracle) look the task up by name
 - `audit(q, found, official)`: findings about a generative gold (`found(kind, message, proof, claim)` records one,
   `official(q, text)` is the official verdict); `verify(q)`: problems with a generated bool/MCQ gold;
 - `oracle(q)`: the gold in the answer's shape; `claim(task, answer)` / `gold_denies(q, item)`: the claim a correct
-  rejected answer proves and whether the gold denies it (`apb.acp.acceptance`; None: nothing to claim).
+  rejected answer proves and whether the gold denies it (`apb.acp.acceptance`; None: nothing to claim);
+  `only_gold(q)`: a proof (text) that the official check accepts no answer outside the gold's own list, or None.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class ACPTask:
     official_text: Callable = as_written  # (text) -> the text the official grammar parses
     claim: Callable | None = None  # (task, answer) -> (kind, item, value)
     gold_denies: Callable = empty_gold  # (q, item) -> bool
+    only_gold: Callable | None = None  # (q) -> proof text | None
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:
