@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from apb.acp.space import DEFAULT_BUDGET, StateSpace, replay
 from apb.engine import GroundAction, State, Task
 from apb.engine.ground import fluent_predicates
-from apb.planners.h2 import H2
+from apb.planners.h2 import H2, reachable_pairs
 from apb.planners.relaxed import relaxed_closure
 
-H2_LIMIT = 400  # h^2 is computed for tasks with at most this many facts
+H2_LIMIT = 2000  # h^2 is computed for tasks with at most this many facts (0.2 s at 461 facts, 2.6 s at 1,479)
 
 
 @dataclass
@@ -199,7 +199,19 @@ class Prover:
             return Verdict(False, {"method": "plan", "plan": [str(a) for a in path]})
         if self.exhaustive:
             return Verdict(True, self._exhaustive_proof())
+        if self._h2_landmark(fid):
+            return Verdict(True, {"method": "h2-achievers"})
         return Verdict(None, {"method": "undecided", "states": len(self.nodes)})
+
+    def _h2_landmark(self, fid: int) -> bool:
+        """The h^m landmark test with m = 2: with every action that adds the fact left out, h^2 from the state
+        shows the goal's facts never hold together, so every plan adds it (STRIPS tasks within H2_LIMIT)."""
+        task = self.task
+        if not task.is_strips or task.num_facts > H2_LIMIT:
+            return False
+        pairs = reachable_pairs(task, self.state.bits, [a for a in task.actions if fid not in a.add])
+        goal = task.goal_pos
+        return any(not pairs[p] >> q & 1 for p in goal for q in goal)
 
 
 def static_problem(task: Task, atom: str) -> dict | None:

@@ -13,13 +13,15 @@ names an unknown object or has an ill-typed argument never applies.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
 from apb.acp.budget import FACTOR
+from apb.acp.proofs import H2_LIMIT
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, action_universe, arrange, pick
+from apb.acp.tasks.common import Situation, action_schemas, action_universe, arrange, bindings, pick
 from apb.acp.tasks.reachability import (
     action_candidates,
     audit_unreachable,
@@ -40,6 +42,8 @@ from apb.acp.truth import (
     replay_claims,
     verdict_check,
 )
+
+SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drops, when there are too many to list
 
 
 def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
@@ -88,7 +92,7 @@ def solve(q: Question):
     prover = question_prover(q)
     universe = action_universe(prover.task)
     if universe is None:
-        return None
+        return _solve_unlisted(prover)
     found = unreachable_actions(prover, universe)
     task = prover.task
     preferred = sorted(a for a, how in found.items() if how == "exhaustive") or _h2_unreachable(prover, found)
@@ -125,17 +129,34 @@ def only_gold_accepted(q: Question, steps: int = 2) -> str | None:
 
 
 def _h2_unreachable(prover, found: dict) -> list[str]:
-    """Ground actions whose preconditions are each relaxed-reachable but which the prover shows never apply (h^2
-    mutexes): the ones the official planner check accepts beyond the gold's list."""
+    """The first ground action of the official grounding (its preconditions each relaxed-reachable) that no
+    enumerated state applies and two of whose preconditions h^2 proves mutex: one the official planner check
+    accepts beyond the gold's list."""
+    if prover.exhaustive or prover.task.num_facts > H2_LIMIT:
+        return []
     reachable = reachable_actions(prover)
-    out = []
     for text, action in official_grounding(prover).items():
         if text in found or text in reachable:
             continue
-        if prover.action(action).value is False:
-            out.append(text)
-            break
-    return out
+        if any(not prover.h2.pair(p, r) for p, r in itertools.combinations_with_replacement(action.pre, 2)):
+            return [text]
+    return []
+
+
+def _solve_unlisted(prover):
+    """Where the type-consistent actions are too many to classify: an action of the official grounding h^2 proves
+    never applies, else the first binding grounding drops (distinct objects first, among the first SCAN_LIMIT)."""
+    preferred = _h2_unreachable(prover, {})
+    if preferred:
+        return preferred, preferred[0]
+    grounded, repeated = grounded_actions(prover.task), None
+    for text in itertools.islice(bindings(prover.task, action_schemas(prover.task)), SCAN_LIMIT):
+        if text in grounded:
+            continue
+        if not distinct_first(text)[0]:
+            return [text], text
+        repeated = repeated or text
+    return None if repeated is None else ([repeated], repeated)
 
 
 def decide(q: Question, item: dict, option: dict) -> bool | None:

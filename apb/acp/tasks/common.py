@@ -120,31 +120,43 @@ def _objects_of(task: Task, types: tuple[str, ...]) -> list[str]:
     return sorted(name for name, kind in task.objects.items() if task.domain.is_subtype(kind, types))
 
 
-def _ground_all(task: Task, schemas) -> list[str] | None:
-    """'(name arg ...)' for every type-consistent binding of (name, parameters) pairs; None above the limit."""
-    found: list[str] = []
+def bindings(task: Task, schemas):
+    """'(name arg ...)' for every type-consistent binding of (name, parameters) pairs, lazily, in sorted order
+    per schema."""
     for name, parameters in schemas:
         domains = [_objects_of(task, p.types) for p in parameters]
         for args in itertools.product(*domains):
-            found.append("(" + " ".join((name, *args)) + ")")
-            if len(found) > UNIVERSE_LIMIT:
-                return None
-    return found
+            yield "(" + " ".join((name, *args)) + ")"
+
+
+def fluent_schemas(task: Task) -> list[tuple[str, tuple]]:
+    """(name, parameters) of the domain's fluent predicates."""
+    fluent = fluent_predicates(task.domain)
+    return [(name, schema.parameters) for name, schema in task.domain.predicates.items() if name in fluent]
+
+
+def action_schemas(task: Task) -> list[tuple[str, tuple]]:
+    """(name, parameters) of the domain's actions."""
+    return [(schema.name, schema.parameters) for schema in task.domain.actions]
+
+
+def _ground_all(task: Task, schemas) -> list[str] | None:
+    """Every type-consistent binding of (name, parameters) pairs; None above the limit."""
+    found = list(itertools.islice(bindings(task, schemas), UNIVERSE_LIMIT + 1))
+    return None if len(found) > UNIVERSE_LIMIT else found
 
 
 def atom_universe(task: Task) -> list[str] | None:
     """Every type-consistent ground atom of a fluent predicate (None when there are more than UNIVERSE_LIMIT)."""
     if task not in _ATOMS:
-        fluent = fluent_predicates(task.domain)
-        _ATOMS[task] = _ground_all(task, [(name, schema.parameters) for name, schema in
-                                          task.domain.predicates.items() if name in fluent])
+        _ATOMS[task] = _ground_all(task, fluent_schemas(task))
     return _ATOMS[task]
 
 
 def action_universe(task: Task) -> list[str] | None:
     """Every type-consistent ground action (None when there are more than UNIVERSE_LIMIT)."""
     if task not in _ACTIONS:
-        _ACTIONS[task] = _ground_all(task, [(schema.name, schema.parameters) for schema in task.domain.actions])
+        _ACTIONS[task] = _ground_all(task, action_schemas(task))
     return _ACTIONS[task]
 
 

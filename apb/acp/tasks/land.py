@@ -93,9 +93,24 @@ def solve(q: Question):
     landmarks = [a for *_, a in landmarks]
     if landmarks:
         return {"yes": landmarks, "no": sorted(no)}, landmarks[0]
-    if decided:
+    if decided or _avoid_the_rest(sit, yes, no):
         return {"yes": [], "no": sorted(no)}, "None"
     return None
+
+
+def _avoid_the_rest(sit: Situation, yes: dict, no: dict) -> bool:
+    """Decides the facts the classification left open by a plan that avoids each (greedy search that prunes the
+    fact, replayed by the prover); False at the first one without such a plan."""
+    task = sit.task
+    for i, atom in enumerate(task.fact_names):
+        if atom in yes or atom in no or atom in task.static_facts or sit.state.bits >> i & 1:
+            continue
+        plan = _avoiding_plan(task, atom)
+        verdict = sit.prover.landmark(atom, plan) if plan is not None else None
+        if verdict is None or verdict.value is not False:
+            return False
+        no[atom] = verdict.proof
+    return True
 
 
 def decide(q: Question, item: dict, option: dict) -> bool | None:

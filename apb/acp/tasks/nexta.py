@@ -13,6 +13,7 @@ import math
 import random
 
 from apb.acp.records import Question
+from apb.acp.space import DEFAULT_BUDGET
 from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import Situation, question_situation
 from apb.acp.tasks.goals import astar_distance, optimal_actions, successor_distances
@@ -25,7 +26,8 @@ from apb.acp.truth import (
 from apb.engine import ApbError
 from apb.planners import solve as plan_search
 
-NEXTA_NODES = 100_000  # expansions of the optimal A* whose plan's first action answers nexta when some h* is unknown
+NEXTA_NODES = 100_000  # expansions of the optimal A* whose plan's first action answers nexta when some h* is
+# unknown, at the default budget (times budget / DEFAULT_BUDGET at a larger one: `apb acp answer --escalate`)
 
 
 def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
@@ -50,7 +52,7 @@ def solve(q: Question):
     sit = question_situation(q)
     found = successor_distances(sit, patient=True)
     if found is None:  # some successor's h* is beyond the budget: the first action of one optimal plan answers
-        return _nexta_from_plan(sit.task)
+        return _nexta_from_plan(sit.task, NEXTA_NODES * max(1, q.budget // DEFAULT_BUDGET))
     here, values, _ = found
     best = optimal_actions(sit.task, here, values)
     if not best:
@@ -60,10 +62,10 @@ def solve(q: Question):
     return {"yes": best, "no": others, "maybe": [], "opt": str(int(opt)) if opt is not None else None}, best[0]
 
 
-def _nexta_from_plan(task):
-    """nexta's answer from one cost-optimal plan (A* with an admissible heuristic): its first action starts an
-    optimal plan; the other actions are left unclassified."""
-    result = plan_search(task, "astar", timeout=None, max_nodes=NEXTA_NODES)
+def _nexta_from_plan(task, max_nodes: int):
+    """nexta's answer from one cost-optimal plan (A* with an admissible heuristic, at most max_nodes expansions):
+    its first action starts an optimal plan; the other actions are left unclassified."""
+    result = plan_search(task, "astar", timeout=None, max_nodes=max_nodes)
     if not result.solved or not result.plan:
         return None
     first = str(result.plan[0])

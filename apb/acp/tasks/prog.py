@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 import re
 
+from apb.acp.english import ContextError, domain_of
+from apb.acp.english.questions import read_action
 from apb.acp.proofs import normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
@@ -20,6 +22,7 @@ from apb.acp.tasks.common import Situation, arrange, pick
 from apb.acp.truth import (
     Check,
     atoms_set,
+    canonical_action,
     expect,
     labels_where,
     list_text,
@@ -82,14 +85,18 @@ def prog(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
 
 
 def identify_action(q: Question) -> str | None:
-    """The applicable action a prog question's quoted description names: the one whose arguments are the
-    objects the description mentions, in order (None when no single action's effects fit)."""
+    """The applicable action a prog question's quoted description names: the one the domain's English phrasings
+    read it as, else the one whose arguments are the objects the description mentions, in order (None when no
+    single action's effects fit)."""
     task, state = question_task(q)
     if q.item.get("action"):  # apb's own questions name the action they are about
         return question_action(q, task)
     quoted = _QUOTED.findall(q.question)
     if not quoted or quoted[0].strip().startswith("("):  # the action written in PDDL
         return question_action(q, task)
+    named = _english_action(q, task, quoted[0])
+    if named is not None:
+        return named
     words = re.findall(r"[\w\-]+", quoted[0].lower())
     mentioned = [w for w in words if w in task.objects]
     candidates = []
@@ -105,6 +112,21 @@ def identify_action(q: Question) -> str | None:
     if len(distinct) != 1:
         return None
     return str(candidates[0])
+
+
+def _english_action(q: Question, task, text: str) -> str | None:
+    """The applicable action the domain's English phrasings (`apb.acp.english`) read the description as, or None
+    (no reader for the context's domain, no phrasing fits, or the action is not applicable)."""
+    dom = domain_of(q.context)
+    if dom is None:
+        return None
+    try:
+        action = canonical_action(task, read_action(dom, text))
+    except ContextError:
+        return None
+    if action is None or task.explain(question_task(q)[1], task.parse_action(action)):
+        return None
+    return action
 
 
 def solve(q: Question):

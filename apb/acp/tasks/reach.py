@@ -8,18 +8,20 @@ Official check: gold atoms are stored without parentheses and compared as "(atom
 accepts only "None"; another answer is right when a planner proves the atom unsolvable as a goal: an unknown
 predicate or a wrong arity is a planner error (wrong), an unknown object or a mistyped atom can never hold (right).
 apb decides unsolvability with its prover (relaxed reachability, exhaustive search, h^2).
-Solver: an atom the prover proves unreachable (else "None" when every atom is proved reachable); bool/MCQ: the
-facts can hold together.
+Solver: an atom the prover proves unreachable (delete relaxation or exhaustive search, else h^2; where the
+type-consistent atoms are too many to classify, the first the delete relaxation never reaches), else "None" when
+every atom is proved reachable; bool/MCQ: the facts can hold together.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
-from apb.acp.proofs import normal_atom
+from apb.acp.proofs import H2_LIMIT, fact_key, normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, arrange, atom_universe, pick
+from apb.acp.tasks.common import Situation, arrange, atom_universe, bindings, fluent_schemas, pick
 from apb.acp.tasks.reachability import (
     audit_unreachable,
     first_listed,
@@ -41,6 +43,7 @@ from apb.acp.truth import (
 )
 
 PAIR_TRIES = 40
+SCAN_LIMIT = 1_000_000  # type-consistent atoms scanned for a relaxed-unreachable one when there are too many to list
 
 
 def _mutex_pair(sit: Situation, rng: random.Random, reachable: list[str]) -> tuple[list[str], dict] | None:
@@ -118,14 +121,36 @@ def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
 
 def solve(q: Question):
     prover = question_prover(q)
-    universe = atom_universe(prover.task) or list(prover.task.fact_names)
-    found = unreachable_atoms(prover, universe)
+    universe = atom_universe(prover.task)
+    if universe is None:  # too many atoms to classify: the first one the delete relaxation never reaches
+        atom = next((a for a in itertools.islice(bindings(prover.task, fluent_schemas(prover.task)), SCAN_LIMIT)
+                     if _relaxed_unreachable(prover, a)), None)
+        return None if atom is None else ([atom.strip("()")], atom)
+    found = unreachable_atoms(prover, universe) or _h2_unreachable(prover, universe)
     if found:
         atom = sorted(found)[0]
         return [atom.strip("()")], atom
     if prover.exhaustive or all(prover.atoms([a]).value is True for a in universe):  # each one has a witness plan
         return [], "None"
     return None
+
+
+def _relaxed_unreachable(prover, atom: str) -> bool:
+    fid = fact_key(prover.task, atom)
+    return fid is None or fid not in prover.relaxed.facts
+
+
+def _h2_unreachable(prover, universe: list[str]) -> dict[str, str]:
+    """The first atom of the universe h^2 proves never holds, among those no enumerated state reaches (where the
+    enumeration is incomplete and the delete relaxation proves none)."""
+    if prover.exhaustive or prover.task.num_facts > H2_LIMIT:
+        return {}
+    union = prover.reachable_bits()
+    for atom in universe:
+        fid = fact_key(prover.task, atom)
+        if fid is not None and not union >> fid & 1 and not prover.h2.pair(fid, fid):
+            return {atom: "h2"}
+    return {}
 
 
 def decide(q: Question, item: dict, option: dict) -> bool | None:
