@@ -93,7 +93,7 @@ def nl2pddl_pairs(count: int, folder: Path, table: AnswerTable) -> Path:
 
 # ---- the server and the timed commands -----------------------------------------------------------------------------
 class ServerProcess:
-    """The latency server as a child process (its CPU is not apb's)."""
+    """The scripted server (apb.bench.llm_server) as a child process (its CPU is not apb's)."""
 
     def __init__(self, answers: Path, latency: float) -> None:
         self.process = subprocess.Popen([sys.executable, "-m", "apb.bench.llm_server", "--latency", str(latency),
