@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from apb.request_caps import caps_text
+
 
 def _whole(value: str, low: int, requirement: str) -> int:
     try:
@@ -59,7 +61,8 @@ def positive_float(value: str) -> float:
 
 
 LLM_CONCURRENCY_HELP = ("LLM requests in flight at most (the provider's request cap; default: --concurrency for an "
-                        "openai-compatible server, else the provider's safe default: openai 8, anthropic 8, local 1)")
+                        "openai-compatible server, else the provider's safe default: "
+                        f"{caps_text(without=frozenset({'openai-compatible'}))})")
 DEFAULT_CONCURRENCY = 4  # items at a time: apb eval, apb acp eval and apb nl2pddl eval alike
 
 

@@ -30,10 +30,6 @@ def make_env(domain: str, **kwargs):
     return gymnasium.make(f"apb/{ENV_NAMES[domain]}-v0", problem=1, **kwargs)
 
 
-def reset_info(domain: str) -> dict:
-    return make_env(domain).reset()[1]
-
-
 def kind_of(messages: list[dict]) -> str:
     """Which prompt this is: explain, ground, open-plan or plan (closed-loop planning)."""
     system = messages[0]["content"]

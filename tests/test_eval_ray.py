@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from apb import cli
-from apb.bench.llm_server import AnswerTable, LatencyServer, message_key
+from apb.bench.llm_server import AnswerTable, LLMServer, message_key
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +45,8 @@ def gold_server(tmp_path_factory):
         domain_text = read_input(domain_file_for(row, folder / "pairs"), "domain file")
         table.exact[message_key(messages_for(row, domain_text, [])[-1]["content"])] = \
             "```pddl\n" + row["problem_pddl"] + "\n```"
-    server = LatencyServer(table, 0.0).start()
-    yield f"openai-compatible:http://127.0.0.1:{server.port}/v1:gold", path, folder / "pairs"
+    server = LLMServer(table).start()
+    yield f"openai-compatible:{server.url}:gold", path, folder / "pairs"
     server.stop()
 
 

@@ -1,85 +1,19 @@
 """The LLM-eval frameworks through their own front doors, as their users run them: each framework's command line
 (`inspect eval`, `lm_eval`) in a subprocess, its OpenAI-compatible client pointed by the environment at a model
-server the test owns (tests/model_server.py, on 127.0.0.1). The README's commands themselves run in
+server the test owns (apb.bench.llm_server, on 127.0.0.1). The README's commands themselves run in
 test_integrations_readme.py; this file checks the providers and failures users meet."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from model_server import WRONG, ModelServer, lookup, playing
 
-TESTS = Path(__file__).resolve().parent
-
-
-# ---- the server itself ----------------------------------------------------------------------------------------
-def post(url: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
-
-
-def chat(server: ModelServer, text: str) -> tuple[int, dict]:
-    return post(f"{server.url}/chat/completions", {"model": "m", "messages": [{"role": "user", "content": text}]})
-
-
-def test_the_model_server_answers_as_told_fails_as_told_and_waits():
-    answer = lookup({"capital of France": "Paris"})
-    with ModelServer(answer) as server:
-        status, body = chat(server, "What is the capital of France?")
-        assert status == 200 and body["choices"][0]["message"]["content"] == "Paris"
-        assert chat(server, "something else")[1]["choices"][0]["message"]["content"] == WRONG
-        status, body = post(f"{server.url}/completions", {"model": "m", "prompt": "capital of France?"})
-        assert status == 200 and body["choices"][0]["text"] == "Paris"
-        with urllib.request.urlopen(f"{server.url}/models", timeout=30) as response:
-            assert json.loads(response.read())["data"][0]["id"] == server.model
-        assert len(server.requests) == 3
-    for mode, code in (("401", "invalid_api_key"), ("500", "server_error")):
-        with ModelServer(answer, mode=mode) as server:
-            status, body = chat(server, "capital of France")
-            assert (status, body["error"]["code"]) == (int(mode), code)
-    with ModelServer(answer, mode="wrong") as server:
-        assert chat(server, "capital of France")[1]["choices"][0]["message"]["content"] == WRONG
-    with ModelServer(answer, delay=0.3) as server:
-        start = time.perf_counter()
-        assert chat(server, "capital of France")[0] == 200
-        assert time.perf_counter() - start >= 0.3  # the delay is honoured (a lower bound, not a speed check)
-
-
-def test_a_game_is_played_from_the_task_message_on_not_from_the_examples():
-    plans = {"TASK-1": ["a1", "a2"]}
-    answer = playing(plans)
-    example = [{"role": "user", "content": "an example"}, {"role": "assistant", "content": "x"}]
-    assert answer([*example, {"role": "user", "content": "TASK-1"}]) == "a1"
-    assert answer([*example, {"role": "user", "content": "TASK-1"}, {"role": "assistant", "content": "a1"},
-                   {"role": "user", "content": "ok"}]) == "a2"
-    assert answer([{"role": "user", "content": "TASK-2"}]) == WRONG
-
-
-def test_the_model_server_runs_as_a_program(tmp_path):
-    answers = tmp_path / "answers.json"
-    answers.write_text(json.dumps({"2+2": "4"}), encoding="utf-8")
-    process = subprocess.Popen([sys.executable, str(TESTS / "model_server.py"), "--answers", str(answers)],
-                               stdout=subprocess.PIPE, text=True)
-    try:
-        url = process.stdout.readline().strip()
-        status, body = post(f"{url}/chat/completions", {"messages": [{"role": "user", "content": "2+2?"}]})
-        assert status == 200 and body["choices"][0]["message"]["content"] == "4"
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+from apb.bench.llm_server import AnswerTable, LLMServer
 
 
 # ---- Inspect AI -----------------------------------------------------------------------------------------------
@@ -103,7 +37,7 @@ def gold_plans(domain: str, problems) -> dict[str, list[str]]:
     return plans
 
 
-def inspect_eval(args: list[str], server: ModelServer, tmp_path: Path, *, extra_env: dict | None = None):
+def inspect_eval(args: list[str], server: LLMServer, tmp_path: Path, *, extra_env: dict | None = None):
     """`inspect eval ARGS` against the server; returns (completed process, the run's log read back)."""
     pytest.importorskip("inspect_ai")
     from inspect_ai.log import read_eval_log
@@ -122,7 +56,7 @@ GAME = ["apb/game", "-T", "domain=blocksworld", "-T", "problems=1-2"]
 
 def test_inspect_game_with_an_openai_model_playing_the_gold_plan_scores_1(tmp_path):
     plans = gold_plans("blocksworld", [1, 2])
-    with ModelServer(playing(plans)) as server:
+    with LLMServer(AnswerTable(markers=plans)) as server:
         done, log = inspect_eval([*GAME, "--model", "openai/gpt-4o-mini"], server, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert log.status == "success" and log.eval.model == "openai/gpt-4o-mini"
@@ -144,7 +78,7 @@ def test_inspect_game_with_an_openai_model_playing_the_gold_plan_scores_1(tmp_pa
 ])
 def test_inspect_game_against_a_failing_server_ends_with_the_logs_status_error(mode, options, error, tmp_path):
     """A model error is the sample's error and the run's (status `error`), not an episode scored 0."""
-    with ModelServer(mode=mode) as server:
+    with LLMServer(status=int(mode)) as server:
         _, log = inspect_eval([*GAME, "--model", "openai/gpt-4o-mini", *options], server, tmp_path)
     assert server.requests  # the model was asked, and failed
     assert log.status == "error", [next(iter(s.scores.values())).metadata for s in log.samples or [] if s.scores]
@@ -161,7 +95,7 @@ def acp_gold(args: dict) -> dict[str, str]:
 def test_inspect_acp_through_an_ollama_style_provider_scores_the_gold_answers_1(tmp_path):
     """`--model ollama/NAME` with OLLAMA_BASE_URL: the provider of a local OpenAI-compatible server."""
     args = {"domain": "ferry", "tasks": "app", "formats": "bool,mcq", "count": 1}
-    with ModelServer(lookup(acp_gold(args))) as server:
+    with LLMServer(AnswerTable(texts=acp_gold(args))) as server:
         done, log = inspect_eval(["apb/acp", *[a for k, v in args.items() for a in ("-T", f"{k}={v}")],
                                   "--model", "ollama/llama3.2"], server, tmp_path)
     assert done.returncode == 0 and log.status == "success", done.stderr[-3000:]
@@ -175,7 +109,7 @@ def test_inspect_nl2pddl_through_a_vllm_server_scores_the_gold_problem_correct(t
     from apb.integrations.inspect_tasks import nl2pddl
 
     gold = {s.input[-1].text: s.target for s in nl2pddl(dataset="blocksworld", count=1).dataset}
-    with ModelServer(lookup(gold)) as server:
+    with LLMServer(AnswerTable(texts=gold)) as server:
         done, log = inspect_eval(["apb/nl2pddl", "-T", "dataset=blocksworld", "-T", "count=1", "--model",
                                   "vllm/HuggingFaceTB/SmolLM2-135M-Instruct"], server, tmp_path)
     assert done.returncode == 0 and log.status == "success", done.stderr[-3000:]

@@ -1,6 +1,6 @@
 """The README's "Use apb from other frameworks" examples run as written where their framework is installed: its
 `py` blocks (with the outputs they state), its `apb` commands, and the frameworks' own commands (`inspect eval`,
-`lm_eval`, `vf-eval`) against a local OpenAI-compatible server the test starts (tests/model_server.py), answering
+`lm_eval`, `vf-eval`) against a local OpenAI-compatible server the test starts (apb.bench.llm_server), answering
 with the gold plans and answers, so each command's scores are 1.0 (`apb serve` runs in test_integrations_openenv.py).
 Paths under /tmp/ move to the test's folder; `$OPENAI_BASE_URL` and the like are the server's."""
 
@@ -19,7 +19,8 @@ from pathlib import Path
 from string import Template
 
 import pytest
-from model_server import ModelServer, lookup, playing
+
+from apb.bench.llm_server import AnswerTable, LLMServer
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "integrations.md"
 TESTS = Path(__file__).resolve().parent
@@ -100,36 +101,29 @@ def task_args(args: list[str]) -> dict[str, str]:
     return dict(args[i + 1].split("=", 1) for i, a in enumerate(args) if a == "-T")
 
 
-class Gold:
-    """The server's answers: a game's next gold action, else the gold answer of the question asked."""
-
-    def __init__(self) -> None:
-        self.plans: dict[str, list[str]] = {}
-        self.table: dict[str, str] = {}
-
-    def __call__(self, messages: list[dict]) -> str:
-        action = playing(self.plans, default="")(messages)
-        return action or lookup(self.table)(messages)
+class Gold(AnswerTable):
+    """The server's answers: a game's next gold action (`markers`), else the gold answer of the question asked
+    (`texts`), for the commands about to run."""
 
     def learn_inspect(self, args: list[str]) -> None:
         """The gold of the samples `inspect eval TASK -T ...` will ask about (only those: a game's task text is also
         the description an nl2pddl sample gives)."""
         from apb.integrations import inspect_tasks
 
-        self.plans, self.table = {}, {}
+        self.markers, self.texts = {}, {}
         task, options = args[2], task_args(args)
         built = getattr(inspect_tasks, task.split("/", 1)[1])(**options)
         for sample in built.dataset:
             if task == "apb/game":
                 self.learn_plan(options["domain"], sample.metadata["spec"]["problem"])
             else:
-                self.table[sample.input[-1].text] = sample.target
+                self.texts[sample.input[-1].text] = sample.target
 
     def learn_games(self, domain: str, problems: str) -> None:
         """The gold plans of a selection of problems (as `apb eval` reads `problems`)."""
         from apb.eval.episode_specs import parse_problems, resolve_problems
 
-        self.plans, self.table = {}, {}
+        self.markers, self.texts = {}, {}
         for problem in resolve_problems(domain, "test", parse_problems(problems)):
             self.learn_plan(domain, problem)
 
@@ -139,7 +133,7 @@ class Gold:
 
         session = GameSession(domain)
         text = session.reset(problem=problem)
-        self.plans[text] = [english_action(a, session.info) for a in session.info["gold_plan"]]
+        self.markers[text] = [english_action(a, session.info) for a in session.info["gold_plan"]]
         session.close()
 
     def learn_exports(self, apb_commands: list[list[str]]) -> None:
@@ -150,25 +144,25 @@ class Gold:
         from apb.nl2pddl.planetarium import normalise, read_rows
         from apb.nl2pddl.runner import domain_file_for, messages_for
 
-        self.plans, self.table = {}, {}
+        self.markers, self.texts = {}, {}
         for args in apb_commands:
             if "--questions" in args:
                 for q in read_questions(args[args.index("--questions") + 1]):
-                    self.table[build_messages(q, [], False)[-1]["content"]] = answer_text(q)
+                    self.texts[build_messages(q, [], False)[-1]["content"]] = answer_text(q)
             if "--pairs" in args:
                 pairs = Path(pairs_file(args[args.index("--pairs") + 1]))
                 for row in normalise(read_rows(pairs), str(pairs)):
                     domain = domain_file_for(row, pairs.parent).read_text(encoding="utf-8")
-                    self.table[messages_for(row, domain, [])[-1]["content"]] = row["problem_pddl"]
+                    self.texts[messages_for(row, domain, [])[-1]["content"]] = row["problem_pddl"]
 
 
 @pytest.fixture(scope="module")
 def gold_server():
-    with ModelServer(Gold()) as server:
+    with LLMServer(Gold()) as server:
         yield server
 
 
-def offline(server: ModelServer, tmp_path: Path) -> dict:
+def offline(server: LLMServer, tmp_path: Path) -> dict:
     """The commands' environment: the server, no network for Hugging Face's libraries, and tiktoken's o200k_base
     from the test stand-in (Inspect's mock model counts tokens with it; see the README)."""
     path = os.pathsep.join(p for p in (str(TESTS / "tiktoken_shim"), os.environ.get("PYTHONPATH", "")) if p)
@@ -183,7 +177,7 @@ def test_inspect_commands_of_the_section_run_and_score_the_gold_answers_1(comman
 
     env = offline(gold_server, tmp_path)
     args = as_run(command, tmp_path, env)
-    gold_server.answer.learn_inspect(args)
+    gold_server.table.learn_inspect(args)
     done = subprocess.run([executable("inspect"), *args[1:], "--display", "none"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -205,7 +199,7 @@ def test_lm_eval_commands_of_the_section_run_and_score_the_gold_answers_1(gold_s
     for args in exports:
         done = subprocess.run([sys.executable, "-m", "apb", *args[1:]], capture_output=True, text=True, env=env)
         assert done.returncode == 0, (args, done.stderr)
-    gold_server.answer.learn_exports(exports)
+    gold_server.table.learn_exports(exports)
     commands = lines("lm_eval ")
     assert len(commands) == 2 and all("local-chat-completions" in c for c in commands)
     for command in commands:
@@ -229,13 +223,13 @@ def test_vf_eval_command_of_the_section_plays_the_gold_plans_to_reward_1(gold_se
     env = {**offline(gold_server, tmp_path), "UV_FROZEN": "1"}
     args = as_run(command, tmp_path, env)
     domain, problems = args[args.index("--env.taskset.domain") + 1], args[args.index("--env.taskset.problems") + 1]
-    gold_server.answer.learn_games(domain, problems)
+    gold_server.table.learn_games(domain, problems)
     done = subprocess.run([executable("vf-eval"), *args[1:]], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     [traces] = (tmp_path / "vf-runs").rglob("traces.jsonl")
     episodes = [json.loads(line) for line in traces.read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(episodes) == len(gold_server.answer.plans), done.stdout[-3000:]
+    assert len(episodes) == len(gold_server.table.markers), done.stdout[-3000:]
     for episode in episodes:
         assert episode["ok"] and not episode["errors"], episode["errors"]  # vf-eval exits 0 on errors too
         [trace] = episode["traces"]

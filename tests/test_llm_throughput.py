@@ -6,13 +6,17 @@ way on every command, hosted providers keep their safe defaults, a 429 is retrie
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from apb import cli
-from apb.bench.llm_server import AnswerTable, LatencyServer, message_key
+from apb import cli, flags
+from apb.bench.llm_server import FALLBACK, AnswerTable, LLMServer, message_key
 from apb.llm import make_llm, request_cap
 from apb.llm import retry as retry_module
+from apb.request_caps import DEFAULT_REQUEST_CAPS, caps_text
+
+ROOT = Path(__file__).resolve().parents[1]
 
 COMPATIBLE = "openai-compatible:http://127.0.0.1:8000/v1:m"
 
@@ -41,9 +45,9 @@ def gold(tmp_path_factory):
     return table, path, pairs
 
 
-def serve(table, **options) -> tuple[LatencyServer, str]:
-    server = LatencyServer(table, options.pop("latency", 0.0), **options).start()
-    return server, f"openai-compatible:http://127.0.0.1:{server.port}/v1:gold"
+def serve(table, **options) -> tuple[LLMServer, str]:
+    server = LLMServer(table, **options).start()
+    return server, f"openai-compatible:{server.url}:gold"
 
 
 def test_request_cap_follows_concurrency_for_self_hosted_servers_only():
@@ -56,6 +60,19 @@ def test_request_cap_follows_concurrency_for_self_hosted_servers_only():
     make_llm("openai:gpt-4o", cache="replay", concurrency=request_cap("openai:gpt-4o", None, 16))
     assert retry_module.provider_limit("openai-compatible:127.0.0.1:8000").limit == 16
     assert retry_module.provider_limit("openai").limit == 8  # a hosted provider keeps its safe default
+
+
+def test_the_default_caps_users_read_are_the_ones_apb_uses():
+    """apb.request_caps owns the providers' default caps: the limits start from it, `--llm-concurrency`'s help
+    prints it, and the pages that restate it (README, docs/cli.md) say the same numbers."""
+    hosted = caps_text(without=frozenset({"openai-compatible"}))  # openai-compatible: --concurrency in a run
+    assert [retry_module.provider_limit(p).limit for p in DEFAULT_REQUEST_CAPS] == list(DEFAULT_REQUEST_CAPS.values())
+    assert hosted in flags.LLM_CONCURRENCY_HELP
+    pages = {name: " ".join((ROOT / name).read_text(encoding="utf-8").split()) for name in ("README.md", "docs/cli.md")}
+    assert f"--concurrency` for an openai-compatible server, else {hosted}." in pages["docs/cli.md"]
+    per_host = ", ".join(f"{p} {n}" + (" per host" if p == "openai-compatible" else "")
+                         for p, n in DEFAULT_REQUEST_CAPS.items())
+    assert f"({per_host};" in pages["README.md"]
 
 
 def test_acp_eval_has_concurrency_requests_in_flight_on_a_self_hosted_server(tmp_path, gold, capsys):
@@ -104,7 +121,7 @@ def test_llm_concurrency_caps_requests_the_same_way_on_every_command(tmp_path, g
                          "--out", str(tmp_path / command)])
     finally:
         server.stop()
-    assert code == 0 and server.requests >= 8 and server.peak_in_flight <= 2
+    assert code == 0 and len(server.requests) >= 8 and server.peak_in_flight <= 2
 
 
 def test_llm_concurrency_is_checked_like_every_flag(capsys):
@@ -120,7 +137,7 @@ def test_429_with_retry_after_is_waited_out_and_retried(gold):
         answer = make_llm(spec, cache="off").complete([{"role": "user", "content": "hello"}])
     finally:
         server.stop()
-    assert answer.text == "look around" and server.requests == 3  # two refusals, then the answer
+    assert answer.text == FALLBACK and len(server.requests) == 3  # two refusals, then the answer
 
 
 def test_429_in_a_run_is_not_an_error(tmp_path, gold, capsys):
@@ -132,7 +149,7 @@ def test_429_in_a_run_is_not_an_error(tmp_path, gold, capsys):
     finally:
         server.stop()
     assert code == 0 and "0 LLM error(s)" in capsys.readouterr().out
-    assert server.requests == 12 + 3
+    assert len(server.requests) == 12 + 3
 
 
 def test_bench_llm_throughput_runs_every_kind_against_its_own_server():

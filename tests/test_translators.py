@@ -49,10 +49,6 @@ def env_info(domain: str, problem: int = 1) -> tuple[PDDLTextEnv, dict]:
     return env, dict(info)
 
 
-def user_messages(call: dict) -> list[str]:
-    return [m["content"] for m in call["messages"] if m["role"] == "user"]
-
-
 # ---- make_translator ----------------------------------------------------------------------------------------
 def test_make_translator_kinds_and_errors():
     assert isinstance(make_translator(), CascadeTranslator)

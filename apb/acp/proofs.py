@@ -160,13 +160,6 @@ class Prover:
         return Verdict(None, {"method": "undecided", "states": len(self.nodes)})
 
     # ---- goals, landmarks, h* ------------------------------------------------------------------------------------
-    def goal_distance(self, node: int | None = None) -> float | None:
-        """h* of a node of the space (default: the state); None when the space cannot tell."""
-        node = self.node if node is None else node
-        if not self.exhaustive:
-            return None
-        return self.space.goal_distances()[node]
-
     def plan(self) -> list[GroundAction] | None:
         """A shortest plan from the state (None if there is none or the budget cannot tell)."""
         space, task = self.space, self.task

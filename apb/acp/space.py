@@ -209,40 +209,6 @@ class StateSpace:
         return self._goal_dist
 
 
-def search_path(task: Task, start: State, accept: Callable[[State], bool], *,
-                avoid: Callable[[State], bool] | None = None, budget: int = DEFAULT_BUDGET
-                ) -> tuple[list[GroundAction] | None, bool]:
-    """Breadth-first search from `start` for a state that `accept`s, never entering an `avoid`ed one.
-
-    Returns (path or None, exhausted): `exhausted` is True when no path exists at all (every reachable state
-    outside `avoid` was visited within the budget), which proves the negative claim.
-    """
-    if avoid is not None and avoid(start):
-        return None, True
-    if accept(start):
-        return [], True
-    back: dict[State, tuple[State | None, GroundAction | None]] = {start: (None, None)}
-    queue = deque([start])
-    while queue:
-        state = queue.popleft()
-        for action in task.applicable(state):
-            nxt = task.apply(state, action)
-            if nxt in back or (avoid is not None and avoid(nxt)):
-                continue
-            back[nxt] = (state, action)
-            if accept(nxt):
-                steps = []
-                cur: State | None = nxt
-                while cur != start:
-                    cur, step = back[cur]
-                    steps.append(step)
-                return steps[::-1], True
-            if len(back) >= budget:
-                return None, False
-            queue.append(nxt)
-    return None, True
-
-
 def replay(task: Task, start: State, plan: list[str]) -> list[State] | None:
     """The states visited by executing `plan` (PDDL strings) from `start`, or None if a step does not apply."""
     states = [start]

@@ -197,6 +197,3 @@ class BasicPDDLAgent(BasicAgent):
 
     def parse(self, text: str) -> list[str]:
         return parse_pddl_plan(text)
-
-
-PLAN_AGENTS = {cls.name: cls for cls in (BasicAgent, CoTAgent, BasicPDDLAgent)}

@@ -141,7 +141,12 @@ OBS_MODES = ("text", "facts", "graph")
 
 class _Stepper:
     """One env or vector env under measurement, stepped in slices (so the runs of one comparison interleave and a
-    change in the machine's load hits them alike) with admissible random actions."""
+    change in the machine's load hits them alike) with admissible random actions: `mode` None is one env from
+    `gymnasium.make`, "native" apb's own vector env (`gymnasium.make_vec`'s default, lean batched infos), else
+    `gymnasium.make_vec` in that Gymnasium mode ('sync' or 'async') with `num_envs` envs (`lean`: with
+    SelectInfo's default keys). `obs` is the obs_mode; `actions` the action_mode: "text" sends admissible action
+    strings, "index" applicable indices drawn from the (batched) action mask. Every problem is loaded before the
+    clock starts (first loads are `reset_latency`'s job)."""
 
     def __init__(self, domain: str, mode: str | None, num_envs: int, seed: int, lean: bool, obs: str,
                  actions: str = "text") -> None:
@@ -197,22 +202,6 @@ class _Stepper:
                 "steps_per_s": self.steps / self.seconds}
 
 
-def vector_throughput(domain: str, mode: str | None, num_envs: int, seconds: float, seed: int = 0,
-                      lean: bool = False, obs: str = "text", actions: str = "text") -> dict[str, float]:
-    """Env steps per second (summed over the envs) with admissible random actions: `mode` None is one env from
-    `gymnasium.make`, "native" apb's own vector env (`gymnasium.make_vec`'s default, lean batched infos), else
-    `gymnasium.make_vec` in that Gymnasium mode ('sync' or 'async') with `num_envs` envs (`lean`: with
-    SelectInfo's default keys). `obs` is the obs_mode; `actions` the action_mode: "text" sends admissible action
-    strings, "index" applicable indices drawn from the (batched) action mask. Every problem is loaded before the
-    clock starts (first loads are `reset_latency`'s job)."""
-    stepper = _Stepper(domain, mode, num_envs, seed, lean, obs, actions)
-    try:
-        stepper.run(seconds)
-    finally:
-        stepper.env.close()
-    return stepper.result()
-
-
 def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num_envs: int = 2,
                      obs_modes: list[str] | None = None, modes: list[str] | None = None,
                      rounds: int = 5, actions: str = "text") -> dict[str, Any]:
@@ -220,7 +209,7 @@ def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num
     env, apb's native vector env, Gymnasium's SyncVectorEnv and AsyncVectorEnv with full infos and with
     SelectInfo's lean ones (`modes` picks some of VECTOR_MODES). The runs of one domain and observation mode
     alternate in `rounds` slices of `seconds / rounds` each; `vs_single` is steps/s over the single env's.
-    `actions="index"` steps every run with index actions drawn from the action mask (see `vector_throughput`)."""
+    `actions="index"` steps every run with index actions drawn from the action mask (see `_Stepper`)."""
     register_envs()
     rows = []
     modes = modes or list(VECTOR_MODES)

@@ -52,7 +52,7 @@ def episode_answers(problems: int, table: AnswerTable) -> None:
         env, _ = build_env(spec)
         observation, info = env.reset(seed=spec.seed, options={"problem": spec.problem})
         plan = dataset.gold_plan(info["problem_id"]) or ()
-        table.markers.append((observation.strip(), [english_action(str(step), info) for step in plan]))
+        table.markers[observation.strip()] = [english_action(str(step), info) for step in plan]
         env.close()
 
 
@@ -93,17 +93,16 @@ def nl2pddl_pairs(count: int, folder: Path, table: AnswerTable) -> Path:
 
 # ---- the server and the timed commands -----------------------------------------------------------------------------
 class ServerProcess:
-    """The latency server as a child process (its CPU is not apb's)."""
+    """The scripted server (apb.bench.llm_server) as a child process (its CPU is not apb's)."""
 
     def __init__(self, answers: Path, latency: float) -> None:
         self.process = subprocess.Popen([sys.executable, "-m", "apb.bench.llm_server", "--latency", str(latency),
                                          "--answers", str(answers)], stdout=subprocess.PIPE, text=True)
-        self.port = int(self.process.stdout.readline())
-        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self.url = self.process.stdout.readline().strip()
 
     def stats(self, reset: bool = False) -> dict[str, int]:
         path = "/stats/reset" if reset else "/stats"
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as response:
+        with urllib.request.urlopen(self.url + path, timeout=10) as response:
             return json.loads(response.read())
 
     def close(self) -> None:

@@ -13,15 +13,12 @@ DATA_DIR = Path(__file__).resolve().parent
 # AutoPlanBench's action limit per episode (its LLM agents and the 24-step random baseline `rnd`).
 AUTOPLANBENCH_STEP_LIMIT = 24
 # Bundled domain -> the AutoPlanBench data folder of the paper's domain it reproduces. Bundled `gripper` (one robot,
-# a scaling set) reproduces none of the paper's domains, though it shares the `grippers` domain file (see
-# DOMAIN_FILE_FOLDERS).
+# a scaling set) reproduces none of the paper's domains, though it shares the `grippers` domain file.
 REFERENCE_FOLDERS = {"blocksworld": "blocksworld", "logistics": "logistics", "depot": "depot", "ferry": "ferry",
                      "floortile": "floortile", "goldminer": "goldminer", "grid": "grid", "grippers": "gripper",
                      "movie": "movie-complex", "rovers": "rovers", "satellite": "satellite", "visitall": "visitall"}
 # AutoPlanBench data folder -> the paper's domain (the bundled name): `gripper` is Grippers, `movie-complex` Movie.
 PAPER_DOMAIN_OF_FOLDER = {folder: domain for domain, folder in REFERENCE_FOLDERS.items()}
-# Bundled domain -> the AutoPlanBench folder whose domain file it is equivalent to (its problems run on ours).
-DOMAIN_FILE_FOLDERS = {**REFERENCE_FOLDERS, "gripper": "gripper"}
 # apb agent name -> the column of Table 2 it reproduces.
 TABLE2_AGENTS = {"basic": "Basic", "cot": "CoT", "act": "Act", "react": "ReAct", "basic-pddl": "Basic-PDDL",
                  "act-pddl": "Act-PDDL", "random": "random", "bfs": "BrFS", "astar": "A*+LM-cut", "gbfs": "GBFS+FF"}
@@ -39,16 +36,6 @@ def _rows(file_name: str) -> tuple[str, dict[str, dict[str, float]]]:
 def table2() -> dict[str, dict[str, float]]:
     """AutoPlanBench's Table 2 per paper domain (bundled name, and '_sum'): column -> solved out of 20."""
     return _rows("paper_table2.json")[1]
-
-
-def table2_source() -> str:
-    """Where Table 2 comes from and how its columns were measured (for captions)."""
-    return _rows("paper_table2.json")[0]
-
-
-def table2_columns() -> list[str]:
-    """Table 2's columns in the paper's order."""
-    return list(json.loads((DATA_DIR / "paper_table2.json").read_text(encoding="utf-8"))["_columns"])
 
 
 def table2_figure(domain: str, agent: str) -> float | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from apb.engine.bits import bit_ids
 from apb.engine.errors import PDDLSemanticError
-from apb.engine.formulas import NNF, predicates_of, python_condition, to_nnf
+from apb.engine.formulas import predicates_of, python_condition, to_nnf
 from apb.engine.model import Domain
 
 # The most disjuncts a ground axiom body may have in disjunctive normal form for incremental updates.
@@ -271,8 +271,3 @@ def fact_mask(formula) -> int:
     for child in formula.complex:
         mask |= fact_mask(child)
     return mask
-
-
-def axiom_nnf(domain: Domain) -> list[tuple[object, NNF]]:
-    """(axiom, NNF of its body) for each axiom of the domain."""
-    return [(axiom, to_nnf(axiom.body)) for axiom in domain.axioms]

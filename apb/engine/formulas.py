@@ -488,13 +488,6 @@ def make(kind: str, children: tuple, origin=None, binding: dict | None = None):
     return GOr(kind, children, origin, binding)
 
 
-def conjuncts(formula) -> tuple:
-    """The top-level conjuncts of a ground formula (TRUE has none)."""
-    if isinstance(formula, GAnd) and formula.kind == "and":
-        return formula.children
-    return (formula,)
-
-
 def python_condition(formula, var: str = "b") -> str:
     """A Python expression over the state bits `var` that is true iff `formula` holds (masks in hex)."""
     if formula.const is not None:

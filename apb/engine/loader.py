@@ -10,8 +10,6 @@ from apb.engine.model import Domain, Problem
 from apb.engine.parser import parse_domain, parse_problem
 from apb.engine.task import Task
 
-PDDLInput = str | Path
-
 
 def _read(source, kind: str) -> tuple[str, str | None]:
     """(text, name) from a path, PDDL text, or an object of the `pddl` package (printed as PDDL)."""

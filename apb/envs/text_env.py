@@ -196,10 +196,6 @@ class PDDLTextEnv(gym.Env):
         """The grounded task of any problem of this env (number, id or path), loaded once and kept."""
         return self._load(self.dataset.entry(problem)).task
 
-    def text_for(self, problem: Any) -> TaskText:
-        """The NL renderer of any problem of this env (number, id or path)."""
-        return self._load(self.dataset.entry(problem)).text
-
     @property
     def state(self) -> State:
         if self._state is None:

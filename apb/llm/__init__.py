@@ -10,8 +10,9 @@
 - `openai_backend.OpenAIChat`, `anthropic_backend.AnthropicMessages`: sync and async (the SDKs' async clients);
   keys from OPENAI_API_KEY / ANTHROPIC_API_KEY / OPENAI_COMPATIBLE_API_KEY only, never logged, cached or shown.
 - `retry`: what the SDKs do not do (their own `max_retries` back off on 429/5xx/timeouts/connection errors honouring
-  retry-after): the process-wide request cap per provider (openai 8, anthropic 8, openai-compatible 4 per host,
-  local 1; runs set it with `request_cap`: --llm-concurrency, else --concurrency for openai-compatible servers),
+  retry-after): the process-wide request cap per provider (per host for openai-compatible servers; defaults in
+  apb.request_caps; runs set it with `request_cap`: --llm-concurrency, else --concurrency for openai-compatible
+  servers),
   classified one-line errors without credentials.
 - `pricing` + `prices.yaml`: USD per million tokens; `$APB_PRICES` or `prices=` override; unknown model -> None.
 - `cache`: sqlite answer cache at `$APB_CACHE_DIR/llm.sqlite` (modes rw, replay, off); `CachedLLM`.

@@ -126,7 +126,7 @@ def request_cap(spec: str | None, llm_concurrency: int | None = None, concurrenc
     """The provider request cap a run sets for `spec` (what `make_llm(..., concurrency=)` takes): the run's
     `--llm-concurrency` when given; for a self-hosted server (openai-compatible, e.g. vLLM, Ollama, a llama.cpp
     server) the run's `--concurrency`, so every item in flight can have its request in flight; otherwise None,
-    the provider's default (openai 8, anthropic 8: safe for hosted rate limits; local 1: one model in process)."""
+    the provider's default (apb.request_caps: safe for hosted rate limits; one model in process for local)."""
     if llm_concurrency is not None:
         return llm_concurrency
     if not spec or concurrency is None:

@@ -19,10 +19,9 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
 from apb.llm.base import LLMConfigError, LLMError
+from apb.request_caps import default_request_cap
 
 RETRY_STATUSES = frozenset({408, 409, 429})
-DEFAULT_CONCURRENCY = {"openai": 8, "anthropic": 8, "openai-compatible": 4, "local": 1}
-FALLBACK_CONCURRENCY = 4
 MAX_REASON_CHARS = 200
 
 
@@ -161,17 +160,13 @@ _limits: dict[str, ProviderLimit] = {}
 _limits_lock = threading.Lock()
 
 
-def default_concurrency(provider: str) -> int:
-    return DEFAULT_CONCURRENCY.get(provider, FALLBACK_CONCURRENCY)
-
-
 def provider_limit(key: str, provider: str | None = None) -> ProviderLimit:
     """The process-wide limit for `key` (a provider, or `openai-compatible:<host>`), created with the
-    provider's default on first use."""
+    provider's default (apb.request_caps) on first use."""
     with _limits_lock:
         limit = _limits.get(key)
         if limit is None:
-            limit = _limits[key] = ProviderLimit(key, default_concurrency(provider or key))
+            limit = _limits[key] = ProviderLimit(key, default_request_cap(provider or key))
         return limit
 
 

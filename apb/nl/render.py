@@ -217,7 +217,6 @@ class TaskText:
         self._static_text = [t for _, t in statics]
         self._static_pddl = sorted(task.static_facts)
         self._action_text: dict[int, str] = {}
-        self._state_cache: dict[int, tuple[str, ...]] = {}
 
     # ---- facts and states ------------------------------------------------------------------------------------
     def fact_texts(self, state: State) -> list[str]:
@@ -303,4 +302,3 @@ def objects_text(problem: Problem, domain: Domain, templates: NLTemplates) -> st
     if len(parts) > 2:
         return "; ".join(parts[:-1]) + "; and " + parts[-1]
     return join_and(parts)
-

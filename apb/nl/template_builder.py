@@ -27,8 +27,7 @@ def param_names(parameters) -> tuple[str, ...]:
     return tuple(p.name.lstrip("?") for p in parameters)
 
 
-def derive_indefinite(text: str, params: tuple[str, ...], types: tuple[str, ...], templates_types: dict,
-                      noun_of) -> str:
+def derive_indefinite(text: str, params: tuple[str, ...], types: tuple[str, ...], noun_of) -> str:
     """The indefinite form from the imperative one: each {param} becomes 'a <type> A' ('board car {c}' ->
     'board a car A'); an untyped parameter becomes its letter alone."""
     out = text
@@ -145,7 +144,7 @@ def build_templates(domain: Domain, data: dict, *, source: str, file: str | Path
         first = value.get("first_person") or "I " + text
         check_placeholders(first, params, f"action {key} first_person", "actions", name, "first_person")
         type_list = tuple(p.types[0] if len(p.types) == 1 else ROOT_TYPE for p in schema.parameters)
-        indefinite = value.get("indefinite") or derive_indefinite(text, params, type_list, types, noun_of)
+        indefinite = value.get("indefinite") or derive_indefinite(text, params, type_list, noun_of)
         if not isinstance(indefinite, str) or _PLACEHOLDER.search(indefinite):
             raise fail(f"action {key} indefinite must use the letters A, B, C for the parameters, not "
                        "placeholders", "actions", name, "indefinite")

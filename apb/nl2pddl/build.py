@@ -27,9 +27,6 @@ from apb.nl.grammar import join_and
 from apb.nl.render import DomainText, TaskText
 
 PAIRS_FILE = "pairs.jsonl"
-FIELDS = ("id", "name", "domain", "domain_file", "source", "problem_id", "init", "goal", "natural_language",
-          "problem_pddl", "init_is_abstract", "goal_is_abstract", "is_placeholder", "num_objects",
-          "init_num_propositions", "goal_num_propositions")
 
 
 def _abstract_groups(facts: list[tuple], objects: dict[str, str], min_size: int = 2) -> list[tuple]:

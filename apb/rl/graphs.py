@@ -37,9 +37,6 @@ class Vocabulary:
         self.type_index = {t: i for i, t in enumerate(self.types)}
         self.domain = domain
 
-    def describe(self) -> dict:
-        return {"relations": self.relations, "arities": self.arities, "flags": self.flags, "types": self.types}
-
 
 @dataclass
 class StateGraph:

@@ -25,10 +25,6 @@ class CascadeTranslator(Translator):
         self.tllm = TLLMTranslator(llm, cache=self.cache, **tllm_options) if llm is not None else None
         self.fuzzy = FuzzyTranslator(fuzzy_threshold, max_candidates, cache=self.cache)
 
-    @property
-    def stages(self) -> list[Translator]:
-        return [s for s in (self.template, self.tllm, self.fuzzy) if s is not None]
-
     def _translate(self, text: str, view: ProblemView, info: dict) -> TranslationResult:
         run = _Run()
         first, earlier = self.template.analyse(text, view, info)
