@@ -28,6 +28,7 @@ from apb.acp.truth import first_failure
 from apb.engine import ApbError, load_domain, load_task
 
 MAX_READINGS = 16  # readings of a plan with ambiguous steps that a question is decided over
+Known = frozenset[str] | None  # the context's facts (init, static facts included), which `when` templates consult
 
 
 @cache
@@ -35,11 +36,11 @@ def wordings() -> dict:
     return yaml.safe_load((HERE / "questions.yaml").read_text())
 
 
-def read_action(dom: Domain, text: str) -> str:
+def read_action(dom: Domain, text: str, known: Known = None) -> str:
     """The PDDL action an English phrase names (ContextError when no template, or templates that disagree, read
-    it)."""
+    it); `known`: the context's facts, for phrasings whose action depends on them (templates with `when`)."""
     text = normal_space(text).rstrip(".")
-    facts = read_one(dom.actions, text)
+    facts = read_one(dom.actions, text, known)
     if facts and len(facts) == 1:
         return facts[0]
     if read_one(dom.non_actions, text):
@@ -56,11 +57,11 @@ def read_atoms(dom: Domain, text: str) -> list[str]:
     return [f for part in split_atoms(dom, normal_space(text).rstrip(".")) for f in part]
 
 
-def read_plan(dom: Domain, text: str) -> list[list[str]]:
+def read_plan(dom: Domain, text: str, known: Known = None) -> list[list[str]]:
     """A comma-separated sequence of English actions, in PDDL: every reading of it (one unless a step has an
     `ambiguous` phrasing of the domain file, then one per combination; ContextError when it cannot be read)."""
     pieces = re.split(r"(,\s+)", normal_space(text))
-    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _step_or_none(dom, s), limit=2)
+    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _step_or_none(dom, s, known), limit=2)
     if len(ways) != 1:
         raise ContextError(f"{dom.name}: {'cannot read' if not ways else 'ambiguous'} plan {text[:100]!r}")
     plans = [list(p) for p in itertools.product(*ways[0])]
@@ -69,24 +70,24 @@ def read_plan(dom: Domain, text: str) -> list[list[str]]:
     return plans
 
 
-def _step_or_none(dom: Domain, text: str) -> list[str] | None:
+def _step_or_none(dom: Domain, text: str, known: Known = None) -> list[str] | None:
     """The readings of one plan step: its action, else the alternatives an `ambiguous` phrasing allows."""
     try:
-        return [read_action(dom, text)]
+        return [read_action(dom, text, known)]
     except ContextError:
         found = {tuple(r) for t in dom.ambiguous if (r := t.read(normal_space(text).rstrip("."))) is not None}
         return list(next(iter(found))) if len(found) == 1 else None
 
 
-def read_steps(dom: Domain, plan: list[str], text: str, size: int) -> list[list[int]]:
+def read_steps(dom: Domain, plan: list[str], text: str, size: int, known: Known = None) -> list[list[int]]:
     """The positions in `plan` of the action (size 1) or consecutive pair (size 2) the text names: every
     occurrence (ContextError when there is none)."""
     text = normal_space(text).rstrip(".")
     if size == 1:
-        actions = [read_action(dom, text)]
+        actions = [read_action(dom, text, known)]
     else:
         pieces = re.split(r"(\s+and\s+)", text)
-        ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(dom.actions, s), limit=4)
+        ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(dom.actions, s, known), limit=4)
         ways = [[w[0] for w in way] for way in ways if len(way) == 2]
         if len({tuple(w) for w in ways}) != 1:
             raise ContextError(f"{dom.name}: cannot read the pair of actions {text[:100]!r}")
@@ -106,6 +107,7 @@ def read_question(q: Question) -> Question | None:
     if reading is None:
         return None
     dom = reading.domain
+    known = frozenset(reading.init)
     spec = wordings()[q.task]
     question = normal_space(q.question)
     match, form = None, None
@@ -117,10 +119,14 @@ def read_question(q: Question) -> Question | None:
         raise ContextError(f"{q.task} {q.format}: unknown question wording {question[:100]!r}")
     groups = match.groupdict()
     item: dict = {}
+    premise = spec.get("premise")
     if groups.get("action"):
-        item["action"] = read_action(dom, groups["action"])
+        item["action"] = _premised_action(reading, groups["action"], known) if premise == "action" else \
+            read_action(dom, groups["action"], known)
     if groups.get("plan"):
-        plans = read_plan(dom, groups["plan"])
+        plans = read_plan(dom, groups["plan"], known)
+        if len(plans) > 1 and premise == "plan":
+            plans = _premised_plans(reading, plans)
         item["plan"] = plans[0]
         if len(plans) > 1:
             if not spec.get("plans_any"):
@@ -137,10 +143,10 @@ def read_question(q: Question) -> Question | None:
         else:
             item["atoms"] = atoms
     if groups.get("steps"):
-        item["steps_any"] = read_steps(dom, item["plan"], groups["steps"], form["size"])
+        item["steps_any"] = read_steps(dom, item["plan"], groups["steps"], form["size"], known)
     options = None
     if q.format == "mcq":
-        options = [_option(dom, spec, form, item, text) for text in (q.choices or {}).get("text") or []]
+        options = [_option(dom, spec, form, item, text, known) for text in (q.choices or {}).get("text") or []]
     return replace(q, domain_pddl=reading.domain_pddl, problem_pddl=reading.problem_pddl(), item=item,
                    options=options, state=list(reading.init), goal=list(reading.goal))
 
@@ -159,6 +165,33 @@ def read_question_readings(q: Question) -> list[Question] | None:
         alternatives = _plan_premise(alternatives, [first.item["action"]], goal=False)
     return [replace(first, domain_pddl=r.domain_pddl, problem_pddl=r.problem_pddl(), state=list(r.init))
             for r in alternatives]
+
+
+def _premised_action(reading, text: str, known: Known) -> str:
+    """The action of a question that takes it as performed in the state (prog): its one reading, or among the
+    readings of an `ambiguous` phrasing the one that applies (ContextError when none or several do)."""
+    try:
+        return read_action(reading.domain, text, known)
+    except ContextError:
+        alternatives = _step_or_none(reading.domain, text, known)
+        if not alternatives:
+            raise
+    task = load_task(reading.domain_pddl, reading.problem_pddl())
+    applying = [a for a in alternatives if first_failure(task, task.initial_state, [a])[0] is None]
+    if len(applying) != 1:
+        raise ContextError(f"{reading.domain.name}: {len(applying)} readings of {text[:80]!r} apply in the state")
+    return applying[0]
+
+
+def _premised_plans(reading, plans: list[list[str]]) -> list[list[str]]:
+    """The readings of a plan that a question takes as a plan (just): those that are plans (all when none is)."""
+    task = load_task(reading.domain_pddl, reading.problem_pddl())
+    kept = []
+    for plan in plans:
+        failed, reached = first_failure(task, task.initial_state, plan)
+        if failed is None and reached:
+            kept.append(plan)
+    return kept or plans
 
 
 def _plan_premise(alternatives: list, plan: list[str], goal: bool = True) -> list:
@@ -191,10 +224,10 @@ def _plan_premise(alternatives: list, plan: list[str], goal: bool = True) -> lis
     return kept or alternatives
 
 
-def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str) -> dict:
+def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str, known: Known = None) -> dict:
     kind = spec["option"]
     if kind == "action":
-        return {"action": read_action(dom, text)}
+        return {"action": read_action(dom, text, known)}
     if kind == "atoms":
         return {"atoms": read_atoms(dom, text)}
     if kind == "atom":
@@ -207,5 +240,5 @@ def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str) -> dict:
         if claim is None:
             raise ContextError(f"unknown claim {text!r}")
         return {"claim": claim}
-    return {"steps_any": read_steps(dom, item["plan"], text, form["size"])}
+    return {"steps_any": read_steps(dom, item["plan"], text, form["size"], known)}
 
