@@ -42,6 +42,7 @@ class Domain:
     plurals: dict[str, str] = field(default_factory=dict)
     named: list[dict] = field(default_factory=list)
     classes: dict | None = None
+    switch: list[Template] = field(default_factory=list)
 
     def type_of(self, name: str) -> str | None:
         return next((t for t, p in self.types.items() if p.fullmatch(name)), None)
@@ -71,7 +72,7 @@ def domains() -> tuple[Domain, ...]:
             readings=[{**r, "pddl": (HERE / r["pddl"]).read_text() if r.get("pddl") else None}
                       for r in data.get("readings") or []],
             count_lists=data.get("count_lists") or [], plurals=data.get("plurals") or {},
-            named=data.get("named") or [], classes=data.get("classes")))
+            named=data.get("named") or [], classes=data.get("classes"), switch=templates_of(data.get("switch"))))
     return tuple(out)
 
 

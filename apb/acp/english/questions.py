@@ -20,12 +20,12 @@ from functools import cache
 
 import yaml
 
-from apb.acp.english.context import read_context, readings, segmentations, split_atoms
+from apb.acp.english.context import Reading, read_context, readings, segmentations, split_atoms
 from apb.acp.english.domains import Domain, domains
 from apb.acp.english.phrases import HERE, ContextError, normal_space, read_one
 from apb.acp.records import Question
-from apb.acp.truth import first_failure
-from apb.engine import ApbError, load_domain, load_task
+from apb.acp.truth import canonical_action, first_failure
+from apb.engine import ApbError, Task, load_domain, load_task
 
 MAX_READINGS = 16  # readings of a plan with ambiguous steps that a question is decided over
 Known = frozenset[str] | None  # the context's facts (init, static facts included), which `when` templates consult
@@ -57,26 +57,60 @@ def read_atoms(dom: Domain, text: str) -> list[str]:
     return [f for part in split_atoms(dom, normal_space(text).rstrip(".")) for f in part]
 
 
-def read_plan(dom: Domain, text: str, known: Known = None) -> list[list[str]]:
+class Switch(list):
+    """The alternatives of a `switch` phrasing: it names the one that applies where the action is performed."""
+
+
+def read_plan(dom: Domain, text: str, known: Known = None, task: Task | None = None) -> list[list[str]]:
     """A comma-separated sequence of English actions, in PDDL: every reading of it (one unless a step has an
-    `ambiguous` phrasing of the domain file, then one per combination; ContextError when it cannot be read)."""
+    `ambiguous` phrasing of the domain file, then one per combination; ContextError when it cannot be read). A
+    `switch` step reads as the alternative that applies in the state `task` reaches there (its first when none
+    does, or no `task` is given)."""
     pieces = re.split(r"(,\s+)", normal_space(text))
     ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _step_or_none(dom, s, known), limit=2)
     if len(ways) != 1:
         raise ContextError(f"{dom.name}: {'cannot read' if not ways else 'ambiguous'} plan {text[:100]!r}")
-    plans = [list(p) for p in itertools.product(*ways[0])]
+    plans = [list(p) for p in itertools.product(*ways[0]) if _switched(task, ways[0], p)]
     if len(plans) > MAX_READINGS:
         raise ContextError(f"{dom.name}: more than {MAX_READINGS} readings of the plan {text[:100]!r}")
     return plans
 
 
+def _switched(task: Task | None, steps: list[list[str]], plan: tuple[str, ...]) -> bool:
+    """Whether `plan` takes at each `switch` step the alternative that applies there (the first when none does)."""
+    if not any(isinstance(alternatives, Switch) for alternatives in steps):
+        return True
+    state = task.initial_state if task is not None else None
+    for alternatives, action in zip(steps, plan):
+        if isinstance(alternatives, Switch) and action != _applying(task, state, alternatives):
+            return False
+        if state is not None:
+            ground = canonical_action(task, action)
+            state = None if ground is None or task.explain(state, ground) else task.apply(state, ground)
+    return True
+
+
+def _applying(task: Task | None, state, alternatives: list[str]) -> str:
+    """The first alternative that applies in `state`, else the first."""
+    if task is not None and state is not None:
+        for action in alternatives:
+            ground = canonical_action(task, action)
+            if ground is not None and not task.explain(state, ground):
+                return action
+    return alternatives[0]
+
+
 def _step_or_none(dom: Domain, text: str, known: Known = None) -> list[str] | None:
-    """The readings of one plan step: its action, else the alternatives an `ambiguous` phrasing allows."""
+    """The readings of one plan step: its action, else the alternatives a `switch` (a Switch) or an `ambiguous`
+    phrasing allows."""
     try:
         return [read_action(dom, text, known)]
     except ContextError:
-        found = {tuple(r) for t in dom.ambiguous if (r := t.read(normal_space(text).rstrip("."))) is not None}
-        return list(next(iter(found))) if len(found) == 1 else None
+        for templates, kind in ((dom.switch, Switch), (dom.ambiguous, list)):
+            found = {tuple(r) for t in templates if (r := t.read(normal_space(text).rstrip("."))) is not None}
+            if len(found) == 1:
+                return kind(next(iter(found)))
+        return None
 
 
 def read_steps(dom: Domain, plan: list[str], text: str, size: int, known: Known = None) -> list[list[int]]:
@@ -84,15 +118,19 @@ def read_steps(dom: Domain, plan: list[str], text: str, size: int, known: Known 
     occurrence (ContextError when there is none)."""
     text = normal_space(text).rstrip(".")
     if size == 1:
-        actions = [read_action(dom, text, known)]
+        steps = _step_or_none(dom, text, known)
+        if steps is None:
+            raise ContextError(f"{dom.name}: cannot read the action {text[:100]!r}")
+        actions = [steps]
     else:
         pieces = re.split(r"(\s+and\s+)", text)
-        ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_one(dom.actions, s, known), limit=4)
-        ways = [[w[0] for w in way] for way in ways if len(way) == 2]
-        if len({tuple(w) for w in ways}) != 1:
+        ways = segmentations(pieces[0::2], pieces[1::2], lambda s: _step_or_none(dom, s, known), limit=4)
+        ways = [way for way in ways if len(way) == 2]
+        if len({tuple(map(tuple, w)) for w in ways}) != 1:
             raise ContextError(f"{dom.name}: cannot read the pair of actions {text[:100]!r}")
         actions = ways[0]
-    found = [list(range(i, i + size)) for i in range(len(plan) - size + 1) if plan[i:i + size] == actions]
+    found = [list(range(i, i + size)) for i in range(len(plan) - size + 1)
+             if all(step in alternatives for step, alternatives in zip(plan[i:i + size], actions))]
     if not found:
         raise ContextError(f"{dom.name}: {text[:80]!r} is not a step of the plan")
     return found
@@ -120,13 +158,13 @@ def read_question(q: Question) -> Question | None:
     groups = match.groupdict()
     item: dict = {}
     premise = spec.get("premise")
+    task = _task_of(reading)
     if groups.get("action"):
-        item["action"] = _premised_action(reading, groups["action"], known) if premise == "action" else \
-            read_action(dom, groups["action"], known)
+        item["action"] = _action_in_state(reading, groups["action"], known, task, premise == "action")
     if groups.get("plan"):
-        plans = read_plan(dom, groups["plan"], known)
+        plans = read_plan(dom, groups["plan"], known, task() if dom.switch else None)
         if len(plans) > 1 and premise == "plan":
-            plans = _premised_plans(reading, plans)
+            plans = _premised_plans(task(), plans)
         item["plan"] = plans[0]
         if len(plans) > 1:
             if not spec.get("plans_any"):
@@ -167,25 +205,35 @@ def read_question_readings(q: Question) -> list[Question] | None:
             for r in alternatives]
 
 
-def _premised_action(reading, text: str, known: Known) -> str:
-    """The action of a question that takes it as performed in the state (prog): its one reading, or among the
-    readings of an `ambiguous` phrasing the one that applies (ContextError when none or several do)."""
+def _task_of(reading: Reading):
+    """The reading's task, loaded once and only when asked for."""
+    @cache
+    def task() -> Task:
+        return load_task(reading.domain_pddl, reading.problem_pddl())
+    return task
+
+
+def _action_in_state(reading: Reading, text: str, known: Known, task, performed: bool) -> str:
+    """The action a question names in the current state: its one reading; for a `switch` phrasing the alternative
+    that applies (its first when none does); for an `ambiguous` one, when the question takes the action as performed
+    (prog), the one reading that applies (ContextError when none or several do)."""
     try:
         return read_action(reading.domain, text, known)
     except ContextError:
         alternatives = _step_or_none(reading.domain, text, known)
-        if not alternatives:
+        if not alternatives or not (performed or isinstance(alternatives, Switch)):
             raise
-    task = load_task(reading.domain_pddl, reading.problem_pddl())
-    applying = [a for a in alternatives if first_failure(task, task.initial_state, [a])[0] is None]
+    ground = task()
+    if isinstance(alternatives, Switch):
+        return _applying(ground, ground.initial_state, alternatives)
+    applying = [a for a in alternatives if first_failure(ground, ground.initial_state, [a])[0] is None]
     if len(applying) != 1:
         raise ContextError(f"{reading.domain.name}: {len(applying)} readings of {text[:80]!r} apply in the state")
     return applying[0]
 
 
-def _premised_plans(reading, plans: list[list[str]]) -> list[list[str]]:
+def _premised_plans(task: Task, plans: list[list[str]]) -> list[list[str]]:
     """The readings of a plan that a question takes as a plan (just): those that are plans (all when none is)."""
-    task = load_task(reading.domain_pddl, reading.problem_pddl())
     kept = []
     for plan in plans:
         failed, reached = first_failure(task, task.initial_state, plan)
