@@ -217,8 +217,8 @@ def _objects(dom: Domain, text: str) -> dict[str, str]:
 
 def _counted(dom: Domain, rule: dict, text: str) -> list[str]:
     """The names of a list of counts by class, "1 candle, 2 cloths, and 3 knives": candle1, cloth1, cloth2, knife1,
-    ... (numbered from the rule's `start`, 0 unless given; typed by the rule's `type`, else by name). A plural is the class name + "s" unless the domain's
-    `plurals` says otherwise."""
+    ... (numbered from the rule's `start`, 0 unless given; typed by the rule's `type`, else by name). A plural is
+    the class name + "s" unless the domain's `plurals` says otherwise."""
     out = []
     start = int(rule.get("start", 0))
     for item in split_list(text):

@@ -184,7 +184,8 @@ def read_question(q: Question) -> Question | None:
         item["steps_any"] = read_steps(dom, item["plan"], groups["steps"], form["size"], known)
     options = None
     if q.format == "mcq":
-        options = [_option(dom, spec, form, item, text, known) for text in (q.choices or {}).get("text") or []]
+        options = [_option(reading, spec, form, item, text, known, task) for text in (q.choices or {}).get("text")
+                   or []]
     return replace(q, domain_pddl=reading.domain_pddl, problem_pddl=reading.problem_pddl(), item=item,
                    options=options, state=list(reading.init), goal=list(reading.goal))
 
@@ -272,10 +273,11 @@ def _plan_premise(alternatives: list, plan: list[str], goal: bool = True) -> lis
     return kept or alternatives
 
 
-def _option(dom: Domain, spec: dict, form: dict, item: dict, text: str, known: Known = None) -> dict:
+def _option(reading: Reading, spec: dict, form: dict, item: dict, text: str, known: Known, task) -> dict:
+    dom = reading.domain
     kind = spec["option"]
     if kind == "action":
-        return {"action": read_action(dom, text, known)}
+        return {"action": _action_in_state(reading, text, known, task, False)}
     if kind == "atoms":
         return {"atoms": read_atoms(dom, text)}
     if kind == "atom":
