@@ -8,7 +8,8 @@ The question wordings are `questions.yaml`; actions and atoms are read with the 
 a just question naming an action that occurs several times in the plan carries each occurrence (`steps_any`),
 and the solver reads "can the action be removed" as "can one of its occurrences be removed"; a val plan with a step
 that the domain file lists as ambiguous carries every reading (`plans_any`), and the solver answers only when every
-reading gives the same answer.
+reading gives the same answer. A `switch` step (Alfworld's "toggles") reads as the one of its actions that
+applies where it is performed, and a phrasing whose template has `when` conditions reads by the context's facts.
 """
 
 from __future__ import annotations
@@ -157,14 +158,11 @@ def read_question(q: Question) -> Question | None:
         raise ContextError(f"{q.task} {q.format}: unknown question wording {question[:100]!r}")
     groups = match.groupdict()
     item: dict = {}
-    premise = spec.get("premise")
     task = _task_of(reading)
     if groups.get("action"):
-        item["action"] = _action_in_state(reading, groups["action"], known, task, premise == "action")
+        item["action"] = _action_in_state(reading, groups["action"], known, task)
     if groups.get("plan"):
         plans = read_plan(dom, groups["plan"], known, task() if dom.switch else None)
-        if len(plans) > 1 and premise == "plan":
-            plans = _premised_plans(task(), plans)
         item["plan"] = plans[0]
         if len(plans) > 1:
             if not spec.get("plans_any"):
@@ -214,33 +212,17 @@ def _task_of(reading: Reading):
     return task
 
 
-def _action_in_state(reading: Reading, text: str, known: Known, task, performed: bool) -> str:
-    """The action a question names in the current state: its one reading; for a `switch` phrasing the alternative
-    that applies (its first when none does); for an `ambiguous` one, when the question takes the action as performed
-    (prog), the one reading that applies (ContextError when none or several do)."""
+def _action_in_state(reading: Reading, text: str, known: Known, task) -> str:
+    """The action a question names in the current state: its one reading, or for a `switch` phrasing the
+    alternative that applies there (its first when none does)."""
     try:
         return read_action(reading.domain, text, known)
     except ContextError:
         alternatives = _step_or_none(reading.domain, text, known)
-        if not alternatives or not (performed or isinstance(alternatives, Switch)):
+        if not isinstance(alternatives, Switch):
             raise
     ground = task()
-    if isinstance(alternatives, Switch):
-        return _applying(ground, ground.initial_state, alternatives)
-    applying = [a for a in alternatives if first_failure(ground, ground.initial_state, [a])[0] is None]
-    if len(applying) != 1:
-        raise ContextError(f"{reading.domain.name}: {len(applying)} readings of {text[:80]!r} apply in the state")
-    return applying[0]
-
-
-def _premised_plans(task: Task, plans: list[list[str]]) -> list[list[str]]:
-    """The readings of a plan that a question takes as a plan (just): those that are plans (all when none is)."""
-    kept = []
-    for plan in plans:
-        failed, reached = first_failure(task, task.initial_state, plan)
-        if failed is None and reached:
-            kept.append(plan)
-    return kept or plans
+    return _applying(ground, ground.initial_state, alternatives)
 
 
 def _plan_premise(alternatives: list, plan: list[str], goal: bool = True) -> list:
@@ -277,7 +259,7 @@ def _option(reading: Reading, spec: dict, form: dict, item: dict, text: str, kno
     dom = reading.domain
     kind = spec["option"]
     if kind == "action":
-        return {"action": _action_in_state(reading, text, known, task, False)}
+        return {"action": _action_in_state(reading, text, known, task)}
     if kind == "atoms":
         return {"atoms": read_atoms(dom, text)}
     if kind == "atom":
