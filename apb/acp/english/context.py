@@ -71,8 +71,9 @@ def readings(reading: Reading) -> list[Reading]:
 
 
 def _clauses(text: str) -> list[str]:
-    """Sentences and ';'-separated clauses of a stretch of context."""
-    parts = re.split(r"(?<=[.;])\s*(?=[A-Z]|$)|;\s*", text)
+    """Sentences and ';'-separated clauses of a stretch of context (a sentence may start with a lower-case object
+    name: "cabinet1 is open. soapbar2 is clean.")."""
+    parts = re.split(r"(?<=\.)\s+|(?<=[.;])\s*(?=[A-Z]|$)|;\s*", text)
     return [normal_space(p).rstrip(".;").strip() for p in parts if normal_space(p).rstrip(".;").strip()]
 
 
@@ -199,11 +200,35 @@ def _objects(dom: Domain, text: str) -> dict[str, str]:
         if m:
             for name in split_list(m.group(1)):
                 objects[name] = rule["type"]
+    for rule in dom.count_lists:  # objects counted by class ("2 cloths, 1 towel": cloth1, cloth2, towel1)
+        m = re.search(rule["pattern"], text)
+        if m:
+            for name in _counted(dom, rule, m.group(1)):
+                kind = rule.get("type") or dom.type_of(name)
+                if kind is None:
+                    raise ContextError(f"{dom.name}: {name!r} (counted in {m.group(0)[:80]!r}) is not an object name")
+                objects[name] = kind
     for token in re.findall(NAME, text):
         kind = dom.type_of(token)
         if kind is not None and (not dom.grid or kind != dom.grid["type"]):
             objects[token] = kind
     return objects
+
+
+def _counted(dom: Domain, rule: dict, text: str) -> list[str]:
+    """The names of a list of counts by class, "1 candle, 2 cloths, and 3 knives": candle1, cloth1, cloth2, knife1,
+    ... (numbered from the rule's `start`, 0 unless given; typed by the rule's `type`, else by name). A plural is
+    the class name + "s" unless the domain's `plurals` says otherwise."""
+    out = []
+    start = int(rule.get("start", 0))
+    for item in split_list(text):
+        m = re.fullmatch(r"(\d+)\s+([a-z][\w\-]*)", item.strip(), re.IGNORECASE)
+        if m is None:
+            raise ContextError(f"{dom.name}: {item!r} is not a count of a class of objects ('2 cloths')")
+        count, word = int(m.group(1)), m.group(2).lower()
+        singular = dom.plurals.get(word) or (word[:-1] if count > 1 and word.endswith("s") else word)
+        out += [f"{singular}{i}" for i in range(start, start + count)]
+    return out
 
 
 def _grid_cells(grid: dict, text: str) -> list[str]:
@@ -222,8 +247,9 @@ def _grid_cells(grid: dict, text: str) -> list[str]:
 def _derived(dom: Domain, objects: dict[str, str], text: str, init: list[str]) -> list[str]:
     """The facts the English leaves out, by the domain file's rules: `distinct` (a predicate over every pair of
     distinct objects of a type), `grid.connect` (4-neighbours among the grid's cells), `complement`
-    (a fact for every object of a type that no state fact names at the given argument positions), `always` (facts
-    that hold in every state of the release's problems)."""
+    (a fact for every object of a type that no state fact names at the given argument positions), `named` (a fact
+    for every object of a type that a state fact names there), `classes` (facts by an object's class, from the
+    domain's world knowledge), `always` (facts that hold in every state of the release's problems)."""
     out = list(dom.always)
     for rule in dom.distinct:
         names = sorted(n for n, t in objects.items() if t == rule["type"])
@@ -241,12 +267,51 @@ def _derived(dom: Domain, objects: dict[str, str], text: str, init: list[str]) -
                 if other:
                     out.append(f"({grid['connect']} {name} {other})")
     for rule in dom.complement:
-        named = set()
-        for fact in init:
-            name, *args = fact.strip("()").split()
-            for other, position in rule["unless"]:
-                if name == other and len(args) > position:
-                    named.add(args[position])
+        named = _named_by(init, rule["unless"])
         out += [f"({rule['predicate']} {n})" for n, t in sorted(objects.items())
                 if (rule.get("type") is None or t == rule["type"]) and n not in named]
+    for rule in dom.named:
+        named = _named_by(init, rule["by"])
+        out += [f"({rule['predicate']} {n})" for n, t in sorted(objects.items())
+                if (rule.get("type") is None or t == rule["type"]) and n in named]
+    if dom.classes:
+        out += _class_facts(dom.classes, objects)
+    return out
+
+
+def _named_by(init: list[str], places: list) -> set[str]:
+    """The objects the facts name at the given (predicate, argument position) places."""
+    named = set()
+    for fact in init:
+        name, *args = fact.strip("()").split()
+        for other, position in places:
+            if name == other and len(args) > position:
+                named.add(args[position])
+    return named
+
+
+def _class_facts(rules: dict, objects: dict[str, str]) -> list[str]:
+    """The facts a domain's world knowledge gives each object by its class (`classes.of`: a regex whose group is
+    the class of a name, "cloth" of cloth2): `facts` rows (`{x}` the object, `{c}` its class; for the objects of a
+    `type` and of the listed `classes`, every class when none are listed) and `pairs` rows (`{a}`, `{b}`: a class
+    of the context's objects of the row's `type`, and one its `table` row lists that some object of the context
+    has)."""
+    of = re.compile(rules["of"])
+    classes = {}
+    for name, kind in objects.items():
+        m = of.fullmatch(name)
+        if m:
+            classes[name] = (m.group(1), kind)
+    out = []
+    for row in rules.get("facts") or []:
+        wanted = set(row["classes"]) if row.get("classes") is not None else None
+        for name, (cls, kind) in sorted(classes.items()):
+            if (row.get("type") is None or kind == row["type"]) and (wanted is None or cls in wanted):
+                out += [FACT_HOLE.sub(lambda h, v={"x": name, "c": cls}: v[h.group(1)], f) for f in row["facts"]]
+    present = {cls for cls, _ in classes.values()}
+    for row in rules.get("pairs") or []:
+        firsts = {cls for cls, kind in classes.values() if row.get("type") is None or kind == row["type"]}
+        for a in sorted(firsts):
+            for b in sorted(present & set(row["table"].get(a) or [])):
+                out += [FACT_HOLE.sub(lambda h, v={"a": a, "b": b}: v[h.group(1)], f) for f in row["facts"]]
     return out

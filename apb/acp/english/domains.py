@@ -38,6 +38,11 @@ class Domain:
     typed: bool
     lists: list[dict] = field(default_factory=list)
     readings: list[dict] = field(default_factory=list)
+    count_lists: list[dict] = field(default_factory=list)
+    plurals: dict[str, str] = field(default_factory=dict)
+    named: list[dict] = field(default_factory=list)
+    classes: dict | None = None
+    switch: list[Template] = field(default_factory=list)
 
     def type_of(self, name: str) -> str | None:
         return next((t for t, p in self.types.items() if p.fullmatch(name)), None)
@@ -65,7 +70,9 @@ def domains() -> tuple[Domain, ...]:
             goal_start=data.get("goal_start", "The goal is to reach a state where the following facts hold:"),
             typed=data.get("typed", True), lists=data.get("lists") or [],
             readings=[{**r, "pddl": (HERE / r["pddl"]).read_text() if r.get("pddl") else None}
-                      for r in data.get("readings") or []]))
+                      for r in data.get("readings") or []],
+            count_lists=data.get("count_lists") or [], plurals=data.get("plurals") or {},
+            named=data.get("named") or [], classes=data.get("classes"), switch=templates_of(data.get("switch"))))
     return tuple(out)
 
 

@@ -33,10 +33,13 @@ def normal_space(text: str) -> str:
 
 @dataclass
 class Template:
-    """An English template and the PDDL facts (or action) it stands for."""
+    """An English template and the PDDL facts (or action) it stands for; `when`: facts (templates too) that must hold
+    in the context for this reading to apply (a phrasing that names one action or another by a static fact, e.g.
+    Alfworld's "picks up object o from receptacle r" by whether r is openable)."""
 
     english: str
     facts: list[str]
+    when: list[str] = field(default_factory=list)
     pattern: re.Pattern = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -53,11 +56,18 @@ class Template:
         out.append(re.escape(self.english[pos:]).replace(r"\ ", r"\s+"))
         self.pattern = re.compile("".join(out), re.IGNORECASE)
 
-    def read(self, text: str) -> list[str] | None:
-        """The facts this template reads from `text` (a full match), else None."""
+    def read(self, text: str, known: frozenset[str] | set[str] | None = None) -> list[str] | None:
+        """The facts this template reads from `text` (a full match), else None; a template with `when` reads only
+        where `known` (the context's facts) holds its conditions."""
         m = self.pattern.fullmatch(text.strip())
         if m is None:
             return None
+        if self.when:
+            if known is None:
+                return None
+            single = m.groupdict()
+            if any(FACT_HOLE.sub(lambda h: fill(single[h.group(1)], h.group(2)), f) not in known for f in self.when):
+                return None
         values = {k: (split_list(v) if k in self._lists else [v]) for k, v in m.groupdict().items()}
         out = []
         for fact in self.facts:
@@ -82,12 +92,17 @@ def fill(value: str, hash_: str) -> str:
 def templates_of(rows) -> list[Template]:
     out = []
     for row in rows or []:
-        english, facts = row[0], row[1]
-        out.append(Template(english, [facts] if isinstance(facts, str) else list(facts)))
+        english, facts, when = row[0], row[1], row[2] if len(row) > 2 else []
+        out.append(Template(english, _listed(facts), _listed(when)))
     return out
 
 
-def read_one(templates: list[Template], text: str) -> list[str] | None:
-    """The facts of the templates that read `text`, when they all agree (None when none or several disagree)."""
-    found = {tuple(r) for t in templates if (r := t.read(text)) is not None}
+def _listed(value) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def read_one(templates: list[Template], text: str, known: frozenset[str] | set[str] | None = None) -> list[str] | None:
+    """The facts of the templates that read `text`, when they all agree (None when none or several disagree);
+    `known`: the context's facts, which conditional templates (`when`) need."""
+    found = {tuple(r) for t in templates if (r := t.read(text, known)) is not None}
     return list(next(iter(found))) if len(found) == 1 else None

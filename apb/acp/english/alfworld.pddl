@@ -1,0 +1,101 @@
+(define (domain alfred)
+    (:requirements :action-costs :adl :typing)
+    (:types agent location objectorreceptacle otype rtype - object receptacle - objectorreceptacle)
+    (:constants butterknifetype knifetype sinktype - otype fridgetype microwavetype sinkbasintype - rtype)
+    (:predicates (atlocation ?a - agent ?l - location)  (cancontain ?rt - rtype ?ot - otype)  (checked ?r - receptacle)  (cleanable ?o - object)  (closed ?r - receptacle)  (coolable ?o - object)  (handempty ?a - agent)  (heatable ?o - object)  (holds ?a - agent ?o - object)  (inreceptacle ?o - object ?r - objectorreceptacle)  (isclean ?o - object)  (iscool ?o - object)  (ishot ?o - object)  (isoff ?o - object)  (ison ?o - object)  (issliced ?o - object)  (istoggled ?o - object)  (notopenable ?r - receptacle)  (notvalidated) (objectatlocation ?o - object ?l - location)  (objecttype ?o - object ?t - otype)  (openable ?r - receptacle)  (opened ?r - receptacle)  (pickupable ?o - object)  (receptacleatlocation ?r - receptacle ?l - location)  (receptacletype ?r - receptacle ?t - rtype)  (sliceable ?o - object)  (toggleable ?o - object)  (validatecleanandplace ?ot - otype ?rt - rtype)  (validatecoolandplace ?ot - otype ?rt - rtype)  (validateexamineinlight ?otogglet - otype ?ot - otype)  (validateheatandplace ?ot - otype ?rt - rtype)  (validatepickandplace ?ot - otype ?rt - rtype)  (validatepicktwoandplace ?ot - otype ?rt - rtype))
+    (:action clean_object
+        :parameters (?a - agent ?l - location ?r - receptacle ?o - object)
+        :precondition (and (cleanable ?o) (receptacletype ?r sinkbasintype) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (holds ?a ?o) (notvalidated))
+        :effect (isclean ?o)
+    )
+     (:action close_receptacle
+        :parameters (?a - agent ?l - location ?r - receptacle)
+        :precondition (and (openable ?r) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (opened ?r) (notvalidated))
+        :effect (and (not (opened ?r)) (closed ?r))
+    )
+     (:action cool_object
+        :parameters (?a - agent ?l - location ?r - receptacle ?o - object)
+        :precondition (and (coolable ?o) (receptacletype ?r fridgetype) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (holds ?a ?o) (notvalidated))
+        :effect (and (iscool ?o) (not (ishot ?o)))
+    )
+     (:action go_to_location
+        :parameters (?a - agent ?lstart - location ?lend - location ?r - receptacle)
+        :precondition (and (atlocation ?a ?lstart) (receptacleatlocation ?r ?lend) (not (= ?lstart ?lend)) (notvalidated))
+        :effect (and (not (atlocation ?a ?lstart)) (atlocation ?a ?lend))
+    )
+     (:action heat_object
+        :parameters (?a - agent ?l - location ?r - receptacle ?o - object)
+        :precondition (and (heatable ?o) (receptacletype ?r microwavetype) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (holds ?a ?o) (notvalidated))
+        :effect (and (ishot ?o) (not (iscool ?o)))
+    )
+     (:action open_receptacle
+        :parameters (?a - agent ?l - location ?r - receptacle)
+        :precondition (and (openable ?r) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (closed ?r) (notvalidated))
+        :effect (and (opened ?r) (not (closed ?r)) (checked ?r))
+    )
+     (:action pickup_object_from_not_openable_receptacle
+        :parameters (?a - agent ?l - location ?o - object ?r - receptacle)
+        :precondition (and (pickupable ?o) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (inreceptacle ?o ?r) (handempty ?a) (notopenable ?r) (notvalidated))
+        :effect (and (not (inreceptacle ?o ?r)) (holds ?a ?o) (not (handempty ?a)) (not (objectatlocation ?o ?l)))
+    )
+     (:action pickup_object_from_openable_receptacle
+        :parameters (?a - agent ?l - location ?o - object ?r - receptacle)
+        :precondition (and (pickupable ?o) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (inreceptacle ?o ?r) (handempty ?a) (openable ?r) (opened ?r) (notvalidated))
+        :effect (and (not (inreceptacle ?o ?r)) (holds ?a ?o) (not (handempty ?a)) (not (objectatlocation ?o ?l)))
+    )
+     (:action put_object_in_openable_receptacle
+        :parameters (?a - agent ?l - location ?o - object ?r - receptacle ?ot - otype ?rt - rtype)
+        :precondition (and (holds ?a ?o) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (openable ?r) (opened ?r) (objecttype ?o ?ot) (receptacletype ?r ?rt) (cancontain ?rt ?ot) (notvalidated))
+        :effect (and (inreceptacle ?o ?r) (objectatlocation ?o ?l) (not (holds ?a ?o)) (handempty ?a))
+    )
+     (:action put_object_on_not_openable_receptacle
+        :parameters (?a - agent ?l - location ?o - object ?r - receptacle ?ot - otype ?rt - rtype)
+        :precondition (and (holds ?a ?o) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (notopenable ?r) (objecttype ?o ?ot) (receptacletype ?r ?rt) (cancontain ?rt ?ot) (notvalidated))
+        :effect (and (inreceptacle ?o ?r) (objectatlocation ?o ?l) (not (holds ?a ?o)) (handempty ?a))
+    )
+     (:action slice_object
+        :parameters (?a - agent ?l - location ?co - object ?ko - object)
+        :precondition (and (sliceable ?co) (or (objecttype ?ko knifetype) (objecttype ?ko butterknifetype)) (atlocation ?a ?l) (objectatlocation ?co ?l) (holds ?a ?ko) (notvalidated))
+        :effect (issliced ?co)
+    )
+     (:action toggle_object_off
+        :parameters (?a - agent ?l - location ?o - object ?r - receptacle)
+        :precondition (and (toggleable ?o) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (inreceptacle ?o ?r) (ison ?o) (notvalidated))
+        :effect (and (not (ison ?o)) (isoff ?o) (istoggled ?o))
+    )
+     (:action toggle_object_on
+        :parameters (?a - agent ?l - location ?o - object ?r - receptacle)
+        :precondition (and (toggleable ?o) (atlocation ?a ?l) (receptacleatlocation ?r ?l) (inreceptacle ?o ?r) (isoff ?o) (notvalidated))
+        :effect (and (ison ?o) (not (isoff ?o)) (istoggled ?o))
+    )
+     (:action validate_clean_and_place_in_receptacle
+        :parameters (?o - object ?ot - otype ?r - receptacle ?rt - rtype)
+        :precondition (and (cleanable ?o) (objecttype ?o ?ot) (receptacletype ?r ?rt) (isclean ?o) (inreceptacle ?o ?r) (notvalidated))
+        :effect (and (validatecleanandplace ?ot ?rt) (not (notvalidated)))
+    )
+     (:action validate_cool_and_place_in_receptacle
+        :parameters (?o - object ?ot - otype ?r - receptacle ?rt - rtype)
+        :precondition (and (coolable ?o) (objecttype ?o ?ot) (receptacletype ?r ?rt) (iscool ?o) (inreceptacle ?o ?r) (notvalidated))
+        :effect (and (validatecoolandplace ?ot ?rt) (not (notvalidated)))
+    )
+     (:action validate_examine_in_light
+        :parameters (?otoggle - object ?otogglet - otype ?o - object ?ot - otype ?r - receptacle ?a - agent ?l - location)
+        :precondition (and (objecttype ?otoggle ?otogglet) (toggleable ?otoggle) (istoggled ?otoggle) (inreceptacle ?otoggle ?r) (receptacleatlocation ?r ?l) (holds ?a ?o) (objecttype ?o ?ot) (atlocation ?a ?l) (notvalidated))
+        :effect (and (validateexamineinlight ?otogglet ?ot) (not (notvalidated)))
+    )
+     (:action validate_heat_and_place_in_receptacle
+        :parameters (?o - object ?ot - otype ?r - receptacle ?rt - rtype)
+        :precondition (and (heatable ?o) (objecttype ?o ?ot) (receptacletype ?r ?rt) (ishot ?o) (inreceptacle ?o ?r) (notvalidated))
+        :effect (and (validateheatandplace ?ot ?rt) (not (notvalidated)))
+    )
+     (:action validate_pick_and_place_in_receptacle
+        :parameters (?o - object ?ot - otype ?r - receptacle ?rt - rtype)
+        :precondition (and (inreceptacle ?o ?r) (objecttype ?o ?ot) (receptacletype ?r ?rt) (notvalidated))
+        :effect (and (validatepickandplace ?ot ?rt) (not (notvalidated)))
+    )
+     (:action validate_pick_two_and_place_in_receptacle
+        :parameters (?o1 - object ?o2 - object ?ot - otype ?r - receptacle ?rt - rtype)
+        :precondition (and (objecttype ?o1 ?ot) (objecttype ?o2 ?ot) (inreceptacle ?o1 ?r) (inreceptacle ?o2 ?r) (not (= ?o1 ?o2)) (receptacletype ?r ?rt) (notvalidated))
+        :effect (and (validatepicktwoandplace ?ot ?rt) (not (notvalidated)))
+    )
+)
