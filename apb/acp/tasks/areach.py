@@ -43,7 +43,7 @@ from apb.acp.truth import (
     verdict_check,
 )
 
-WALKS, WALK_LENGTH = 1000, 100  # seeded random walks that look for the official grounding's actions applying
+WALKS, WALK_LENGTH = 3000, 300  # seeded random walks that look for the official grounding's actions applying
 SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drops, when there are too many to list
 
 
