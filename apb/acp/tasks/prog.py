@@ -120,11 +120,13 @@ def _english_action(q: Question, task, text: str) -> str | None:
     dom = domain_of(q.context)
     if dom is None:
         return None
+    state = question_task(q)[1]
+    known = frozenset(task.static_facts) | {task.fact_names[i] for i in task.fact_ids(state)}  # `when` phrasings
     try:
-        action = canonical_action(task, read_action(dom, text))
+        action = canonical_action(task, read_action(dom, text, known))
     except ContextError:
         return None
-    if action is None or task.explain(question_task(q)[1], task.parse_action(action)):
+    if action is None or task.explain(state, task.parse_action(action)):
         return None
     return action
 
