@@ -6,6 +6,7 @@ proof replays on the question's own PDDL; none of these questions was answered b
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -176,3 +177,32 @@ def test_nexta_plans_with_more_expansions_at_a_larger_budget(monkeypatch, factor
     assert seen == [nexta.NEXTA_NODES * factor]
     task, state = question_task(q)
     assert answer["yes"] == [text] and not task.explain(state, task.parse_action(text))
+
+
+LINE_DOMAIN = TWO_ROUTES.replace("(domain two-routes)", "(domain line)").replace(
+    "(:types switch)", "(:types switch cell)").replace(
+    "(up ?x - switch) (down ?x - switch))",
+    "(up ?x - switch) (down ?x - switch) (at ?c - cell) (next ?a ?b - cell))").replace(
+    "(:action flip", "(:action move :parameters (?a ?b - cell) :precondition (and (at ?a) (next ?a ?b))"
+    " :effect (and (at ?b) (not (at ?a))))\n  (:action flip")
+CELLS = [f"c{i}" for i in range(8)]
+LINE_PROBLEM = (f"(define (problem walk) (:domain line)"
+                f" (:objects {' '.join(SWITCHES)} - switch {' '.join(CELLS)} - cell)"
+                f" (:init (s) (at c0) {' '.join(f'(next {a} {b})' for a, b in itertools.pairwise(CELLS))}"
+                f" {' '.join(f'(down {w})' for w in SWITCHES)}) (:goal (g)))")
+
+
+def test_only_gold_accepted_finds_deep_witnesses_along_seeded_walks(monkeypatch):
+    """Moving one way along eight cells beside twelve switches: breadth-first enumeration at 50, 200 and 800 states
+    never reaches the last cells, so `(move c6 c7)` is never seen to apply there; seeded random walks reach it, and
+    with them every action of the grounding applies somewhere (the proof says how many the walks found). Without
+    the walks there is no proof."""
+    from apb.acp.tasks import areach
+
+    q = _question("areach", LINE_DOMAIN, LINE_PROBLEM, budget=50)
+    proof = areach.only_gold_accepted(q)
+    assert proof is not None and "along seeded random walks" in proof
+    assert "(move c6 c7)" in areach.official_grounding(question_prover(q))
+    monkeypatch.setattr(areach, "WALKS", 0)
+    monkeypatch.setattr(areach, "_walked", lambda prover, wanted, walks=0, length=0: set())
+    assert areach.only_gold_accepted(replace(q, problem_pddl=q.problem_pddl + " ")) is None

@@ -26,7 +26,7 @@ from apb.acp.truth import (
 from apb.engine import ApbError
 from apb.planners import solve as plan_search
 
-NEXTA_NODES = 100_000  # expansions of the optimal A* whose plan's first action answers nexta when some h* is
+NEXTA_NODES = 200_000  # expansions of the optimal A* whose plan's first action answers nexta when some h* is
 # unknown, at the default budget (times budget / DEFAULT_BUDGET at a larger one: `apb acp answer --escalate`)
 
 
