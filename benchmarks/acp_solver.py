@@ -4,7 +4,8 @@ accepts per task and form, and why each rejected one is rejected (`apb.acp.accep
     python benchmarks/acp_solver.py [DATASET] [--tasks app,prog,...] [--formats gen,bool,mcq] [--split dev] [--list]
                                     [--official-code] [--markdown]
 
-DATASET is the folder holding `<task>/<split>.<form>.json` (default: ACPBench's dev split in ../shared/reference).
+DATASET is the folder holding `<task>/<split>.<form>.json` or `.json.gz` (default: ACPBench's dev split in
+../shared/reference; `--split test` on a clone's `dataset` folder runs the release's test split).
 Each record's gold is removed before the solver runs and put back only to judge. Prints one row per task and form:
 records, answered, accepted, rejected on a gold that a replayed proof shows wrong (gold-wrong), rejected although
 proved correct because the official check cannot accept an answer outside the gold's single pick
@@ -106,8 +107,9 @@ def main() -> None:
     table = {}
     for task in args.tasks.split(","):
         for fmt in (f for f in task_formats(task) if f in formats):
-            path = Path(args.dataset) / task / f"{args.split}.{fmt}.json"
-            if not path.exists():
+            named = Path(args.dataset) / task / f"{args.split}.{fmt}.json"
+            path = next((p for p in (named, named.with_name(named.name + ".gz")) if p.exists()), None)
+            if path is None:
                 continue
             start = time.perf_counter()
             counts, others = run(path, OUTCOMES[1:] if args.list else ("rejected",), oracle)
