@@ -206,3 +206,29 @@ def test_only_gold_accepted_finds_deep_witnesses_along_seeded_walks(monkeypatch)
     monkeypatch.setattr(areach, "WALKS", 0)
     monkeypatch.setattr(areach, "_walked", lambda prover, wanted, walks=0, length=0: set())
     assert areach.only_gold_accepted(replace(q, problem_pddl=q.problem_pddl + " ")) is None
+
+
+def _app_mcq(problem: str, options: list[str]) -> Question:
+    return Question(id=2, task="app", format="mcq", domain_pddl=_domain("blocksworld"), problem_pddl=problem,
+                    options=[{"action": a} for a in options], source="acpbench")
+
+
+def test_an_mcq_rules_out_a_reading_of_its_english_under_which_not_one_option_is_true(monkeypatch):
+    """Where the English leaves facts open, the readings must agree, except that an MCQ (one right option, by how
+    the release wrote it) rules out a reading under which no option, or several, would be true. Readings that
+    disagree and are each consistent leave the question unanswered, as does a lone reading ruling itself out."""
+    from apb.acp import solver
+
+    held = "(define (problem held) (:domain blocksworld-4ops) (:objects a b) (:init (holding a) (clear b) " \
+           "(ontable b)) (:goal (and (on a b))))"
+    free = "(define (problem free) (:domain blocksworld-4ops) (:objects a b) (:init (handempty) (clear a) " \
+           "(clear b) (ontable a) (ontable b)) (:goal (and (on a b))))"
+    options = ["(stack a b)", "(unstack b a)", "(put-down b)", "(stack b a)"]  # true only when a is held
+    english = Question(id=3, task="app", format="mcq", source="acpbench", context="...", question="...")
+    monkeypatch.setattr(solver, "_read_english", lambda q: [_app_mcq(held, options), _app_mcq(free, options)])
+    assert solver.solve_question(english) == ("A", "The answer is A.")
+    two_ways = ["(stack a b)", "(pick-up a)", "(put-down b)", "(stack b a)"]  # A when held, B when free
+    monkeypatch.setattr(solver, "_read_english", lambda q: [_app_mcq(held, two_ways), _app_mcq(free, two_ways)])
+    assert solver.solve_question(english) is None
+    monkeypatch.setattr(solver, "_read_english", lambda q: [_app_mcq(free, options)])
+    assert solver.solve_question(english) is None

@@ -11,7 +11,8 @@ the question unanswered (None).
 
 Released bool/MCQ records carry only English: `apb.acp.english.questions.read_question_readings` reads them into
 the same PDDL and items first (domains with a data file in `apb/acp/english/`); where a domain's English leaves out
-facts its problems differ on, every reading of the context must give the same answer.
+facts its problems differ on, every reading of the context must give the same answer, except that an MCQ rules out
+a reading under which not exactly one of its options is true (its generator wrote one right option for its problem).
 """
 
 from __future__ import annotations
@@ -43,13 +44,22 @@ def solve_choice(q: Question) -> tuple[str, str] | None:
         found = _read_english(q)
         if not found:
             return None
-        answers = {_decide(one) for one in found}  # every reading of the English must give the same answer
-        return answers.pop() if len(answers) == 1 else None
-    return _decide(q)
+        answers = {_decide(one) for one in found}  # every reading of the English must give the same answer,
+        if len(answers) > 1:  # but one under which the MCQ has no single true option is not the question's problem
+            answers.discard(RULED_OUT)
+        return answers.pop() if len(answers) == 1 and RULED_OUT not in answers else None
+    found = _decide(q)
+    return None if found is RULED_OUT else found
+
+
+RULED_OUT = ("ruled out", "")  # _decide's verdict on an MCQ none or several of whose options are true
 
 
 def _decide(q: Question) -> tuple[str, str] | None:
-    """(answer, text) for a question with PDDL and PDDL items."""
+    """(answer, text) for a question with PDDL and PDDL items; RULED_OUT for an MCQ whose options are all decided
+    and not exactly one of them true (the release's MCQs have one right option, so a reading of the English
+    under which there is none, or several the task cannot choose between, is not the problem the question is
+    about)."""
     spec = TASKS.get(q.task)
     if spec is None or spec.decide is None:
         return None
@@ -65,11 +75,13 @@ def _decide(q: Question) -> tuple[str, str] | None:
             if not q.options:
                 return None
             values = [spec.decide(q, q.item or {}, option) for option in q.options]
-            if any(v is None for v in values) or not values.count(True):
+            if any(v is None for v in values):
                 return None
+            if not values.count(True):
+                return RULED_OUT
             if values.count(True) > 1:
                 if spec.several_true is None:
-                    return None
+                    return RULED_OUT
                 values = spec.several_true(q, values)
             answer = LABELS[values.index(True)]
     except (QuestionPDDLError, ApbError, KeyError):
