@@ -13,7 +13,7 @@ import pytest
 
 from apb.acp.acceptance import judge
 from apb.acp.english import ContextError, Template, domain_of, domains, read_context
-from apb.acp.english.questions import read_question
+from apb.acp.english.questions import read_action, read_question
 from apb.acp.importer import import_file
 from apb.acp.records import Question
 from apb.acp.solver import solve_question
@@ -119,3 +119,169 @@ def test_solver_on_released_bool_and_mcq_records(task):
             accepted += 1
     assert unanswered == UNANSWERED.get(task, set())
     assert accepted == 80 - len(unanswered)
+
+
+# Contexts written here in the release's wording (the dev split's sentence shapes), for the phrasings of the test
+# split's questions: its distractors (actions of no kind in the domain: a ferry that flies, a crate in Floortile)
+# read as no action, the domain's own phrasings beside them as the right action, and questions built from both are
+# answered (a plan with a distractor step is no plan; a distractor never becomes applicable).
+FERRY = ("This is a ferry domain, where the task is to transport cars from their start to their goal locations, "
+         "using a ferry. Each location is accessible by ferry from each other location. The cars can be debarked or "
+         "boarded, and the ferry can carry only one car at a time. There are 2 locations and 2 cars, numbered "
+         "consecutively. Currently, the ferry is at l0, with the car c0 on board. The cars are at locations as "
+         "follows: c1 is at l1. The goal is to reach a state where the following facts hold: Car c0 is at location "
+         "l1.")
+LOGISTICS = ("There are several cities, each containing several locations, some of which are airports. There are "
+             "also trucks, which can drive within a single city, and airplanes, which can fly between airports. The "
+             "goal is to get some packages from various locations to various new locations. There are 2 trucks and 1 "
+             "airplane, as well as 3 packages. There are 4 locations across 2 cities. The locations are in cities as "
+             "follows: l0-1 and l0-0 are in c0; l1-0 and l1-1 are in c1. Currently, a0, p1, and t1 are at l1-0, p0 "
+             "and t0 are at l0-0, p2 is in a0. The goal is to reach a state where the following facts hold: p2 is at "
+             "l1-1.")
+GRID = ("A robot is in a grid and can only move to places that are connected to its current position. The grid size "
+        "is 2x2, and the locations are of the form fi-jf (e.g., f3-2f or f0-1f). The grid cells are connected to "
+        "their neighbors (e.g., f1-2f is connected to the four neighbors f0-2f, f2-2f, f1-1f, and f1-3f). Some "
+        "positions on the grid are locked and can be opened with a key of a matching shape. The robot has an arm "
+        "that can pick up a key when the key is in same location as the robot and the arm is empty.  There are 1 "
+        "keys in 1 different shapes: Key key0-0 is of shape shape0.  Currently, the robot is at position f0-0f and "
+        "its arm is empty. All the positions are open except the following: . Key key0-0 is at position f0-0f. The "
+        "goal is to reach a state where the following facts hold: Key key0-0 is at f1-1f location.")
+FLOORTILE = ("A set of robots use different colors to paint patterns in floor tiles. The robots can move around the "
+             "floor tiles in four directions (up, down, left and right). Robots paint with one color at a time, but "
+             "can change their spray guns to any available color. However, robots can only paint the tile that is in "
+             "front (up) and behind (down) them, and once a tile has been painted no robot can stand on it. Robots "
+             "need to paint a grid with black and white, where the cell color is alternated always. There are 4 tiles "
+             "and 1 robot. The tiles locations are: tile_2 is to the right of tile_1 and tile_4 is to the right of "
+             "tile_3. Further, tile_1 is down from tile_3 and tile_2 is down from tile_4 Currently, robot robot1 is at "
+             "tile_1 and holding color white; tile_2, tile_3, and tile_4 are clear. The goal is to reach a state "
+             "where the following facts hold: Tile tile_3 is painted in black color.")
+GRIPPERS = ("This is a grippers domain, where there is a robot with two grippers. The robot can carry a ball in each. "
+            "The goal is to take the balls from one room to another. There are 1 robot, 2 rooms, and 2 balls, "
+            "numbered consecutively. Currently, the robot robot1 is at room1 and both grippers are free. "
+            "Additionally, ball1 is at room1, ball2 is at room2. The goal is to reach a state where the following "
+            "facts hold: Ball ball1 is at room2 location.")
+ROVERS = ("This is a Rovers domain where rovers must navigate between waypoints gathering data and transmitting it "
+          "back to a lander. Rovers cannot navigate to all waypoints and this makes particular routes impassable to "
+          "some of the rovers. Data transmission is also constrained by the visibility of the lander from the "
+          "waypoints. There are 1 rovers, 2 waypoints, 1 stores, 1 cameras, 1 objectives numbered consecutively. "
+          "Further, there is 1 lander and 3 modes for the camera namely colour, high resolution, and low resolution. "
+          " Rover(s) rover0 is equipped for soil analysis. Rover(s) rover0 is equipped for rock analysis. Rover(s) "
+          "rover0 is equipped for imaging. Rover rover0 has store store0. Rover rover0 has camera0 on board. Camera "
+          "camera0 can be calibrated on objective0. Camera camera0 supports colour. Rover rover0 can traverse from "
+          "waypoint0 to waypoint1, waypoint1 to waypoint0. Waypoint(s) are visible from waypoint0: waypoint1. "
+          "Waypoint(s) are visible from waypoint1: waypoint0. Objective objective0 is visible from waypoint0. Lander "
+          "general is at waypoint waypoint1.  Currently, Rover rover0 is at waypoint0. Rocks can be sampled at the "
+          "following location(s): waypoint0. Rover(s) rover0 is available. Store(s) store0 is empty. The goal is to "
+          "reach a state where the following facts hold: Rover rover0 has rock analyzed in waypoint waypoint0.")
+NO = None  # the phrase names no action of the domain
+PHRASES = {
+    "ferry": (FERRY, [("travel by sea from location l0 to location l1", "(sail l0 l1)"),
+                      ("fly from location l0 to location l1", NO), ("drive from location l0 to location l1", NO),
+                      ("debark the car c0 to location l1 from the ferry", "(debark c0 l1)"),
+                      ("debark the car c0 to location l1 from the airplane", NO)]),
+    "logistics": (LOGISTICS, [
+        ("load the object p2 from location l1-0 into the truck t1", "(load-truck p2 t1 l1-0)"),
+        ("unstack p2 from crate l1-0 into the truck t1", NO),
+        ("place the object p1 onto the airplane a0 at location l1-0", "(load-airplane p1 a0 l1-0)"),
+        ("place the object p1 onto the cupboard a0 at location l1-0", NO),
+        ("inspect the object p2 in the airplane a0 at location l1-0", NO),
+        ("navigate the truck t1 from location l1-0 in city c1 to location l1-1 in the same city",
+         "(drive-truck t1 l1-0 l1-1 c1)"),
+        ("sail the ship t1 into city c1 from location l1-0 in city l1-1", NO)]),
+    "grid": (GRID, [("transition from the current position f0-0f to the next position f1-0f", "(move f0-0f f1-0f)"),
+                    ("fly from the current position f0-0f to the next position f1-0f", NO),
+                    ("move to place f1-0f from place f0-0f", "(move f0-0f f1-0f)"),
+                    ("move to city f1-0f from city f0-0f", NO),
+                    ("retrieve the key key0-0 from its current position f0-0f", "(pickup f0-0f key0-0)"),
+                    ("pick up apple key0-0 from bowl f0-0f", NO),
+                    ("destroy the key key0-0 at the current position f0-0f", NO)]),
+    "floortile": (FLOORTILE, [
+        ("move the robot robot1 from tile tile_1 to tile tile_3 going upwards", "(up robot1 tile_1 tile_3)"),
+        ("move the crate robot1 from tile tile_1 to tile tile_3 going upwards", NO),
+        ("move the crate robot1 from the tile tile_3 to the tile tile_1 going downwards", NO),
+        ("move robot robot1 from tile tile_1 to the right tile tile tile_2", "(right robot1 tile_1 tile_2)"),
+        ("move crate robot1 from tile tile_1 to the right tile tile tile_2", NO),
+        ("unload robot robot1 from tile tile_1 to tile tile_2", NO),
+        ("navigate truck robot1 from city tile_1 to city tile_2", NO),
+        ("alter the color of the robot robot1 from color white to color black", "(change-color robot1 white black)"),
+        ("load the color black into the robot robot1 instead of color white", NO)]),
+    "grippers": (GRIPPERS, [
+        ("pick up the object ball1 with robot robot1 using left1 gripper from room room1",
+         "(pick robot1 ball1 room1 left1)"),
+        ("pick up the object ball1 with robot robot1 using left1 gripper from the table room1", NO)]),
+    "rovers": (ROVERS, [
+        ("calibrate the camera camera0 on the rover rover0 for the objective objective0 at the waypoint waypoint0",
+         "(calibrate rover0 camera0 objective0 waypoint0)"),
+        ("install the camera camera0 on the rover rover0 for the objective objective0 at the waypoint waypoint0", NO),
+        ("drop store store0 of rover rover0", "(drop rover0 store0)"), ("wash store store0 of the rover rover0", NO),
+        ("fix wheel store0 of rover rover0", NO),
+        ("inspect objective objective0 in mode colour from rover rover0 at waypoint waypoint0 to lander general at "
+         "waypoint waypoint1", NO)]),
+}
+# per domain: a plan of the context in its own phrasings, and the step a distractor replaces in a copy of it
+PLANS = {
+    "ferry": (["travel by sea from location l0 to location l1", "debark the car c0 to location l1 from the ferry"],
+              0, "fly from location l0 to location l1"),
+    "logistics": (["unload object p2 from airplane a0 at location l1-0",
+                   "load the object p2 from location l1-0 into the truck t1",
+                   "navigate the truck t1 from location l1-0 in city c1 to location l1-1 in the same city",
+                   "unload the object p2 from the truck t1 at location l1-1"],
+                  1, "unstack p2 from crate l1-0 into the truck t1"),
+    "grid": (["retrieve the key key0-0 from its current position f0-0f", "move from f0-0f to f1-0f",
+              "transition from the current position f1-0f to the next position f1-1f",
+              "put down the key key0-0 at the current position f1-1f"],
+             2, "fly from the current position f1-0f to the next position f1-1f"),
+    "floortile": (["alter the color of the robot robot1 from color white to color black",
+                   "paint tile tile_3 above tile tile_1 with color black using robot robot1"],
+                  0, "load the color black into the robot robot1 instead of color white"),
+    "grippers": (["pick up the object ball1 with robot robot1 using left1 gripper from room room1",
+                  "move robot robot1 from room room1 to room room2",
+                  "drop object ball1 in room room2 using left1 gripper of robot robot1"],
+                 0, "pick up the object ball1 with robot robot1 using left1 gripper from the table room1"),
+    "rovers": (["sample rock at waypoint waypoint0 with rover rover0 and store in store store0"],
+               0, "wash store store0 of the rover rover0"),
+}
+
+
+def _ask(context: str, task: str, question: str, choices: list[str] | None = None):
+    q = Question(id=1, task=task, format="mcq" if choices else "bool", context=context, question=question,
+                 choices={"text": choices, "label": list("ABCD")} if choices else None, source="acpbench")
+    found = solve_question(q)
+    return None if found is None else found[0]
+
+
+@pytest.mark.parametrize("domain", sorted(PHRASES))
+def test_the_release_distractor_phrasings_read_as_no_action(domain):
+    """Each phrase reads as its action, or as no action of the domain (the reader once raised on the distractors,
+    leaving the test split's questions on them unanswered)."""
+    context, phrases = PHRASES[domain]
+    dom = read_context(context).domain
+    assert dom.name == domain
+    for text, action in phrases:
+        assert read_action(dom, text) == (action or f"(not-an-action-of-{domain})"), text
+
+
+@pytest.mark.parametrize("domain", sorted(PLANS))
+def test_questions_on_the_release_distractors_are_answered(domain):
+    """The plan is a plan; with a distractor in place of one step it is not (bool) and "not valid" (MCQ, not "not
+    applicable": the step is no action at all); the distractor never becomes applicable; the step it replaced does."""
+    context = PHRASES[domain][0]
+    plan, at, distractor = PLANS[domain]
+    broken = [*plan[:at], distractor, *plan[at + 1:]]
+    valid = 'Is the following sequence of actions "{}" valid in this problem?'
+    assert _ask(context, "val", valid.format(", ".join(plan))) == "yes"
+    assert _ask(context, "val", valid.format(", ".join(broken))) == "no"
+    claims = ["The sequence is not applicable", "The sequence is a plan", "The sequence is not valid",
+              "The sequence is applicable, but does not achieve the goal"]
+    mcq = 'Which of the following claims is true with regard to the following sequence of actions "{}"'
+    assert _ask(context, "val", mcq.format(", ".join(broken)), claims) == "C"
+    areach = 'Is it possible to transition to a state where the action "{}" can be applied?'
+    assert _ask(context, "areach", areach.format(distractor)) == "no"
+    assert _ask(context, "areach", areach.format(plan[at])) == "yes"
+
+
+def test_grid_with_no_locked_cell():
+    """"All the positions are open except the following: ." (an empty list) states no locked cell: every cell open."""
+    reading = read_context(GRID)
+    assert {f for f in reading.init if f.startswith(("(open", "(locked"))} == {
+        "(open f0-0f)", "(open f0-1f)", "(open f1-0f)", "(open f1-1f)"}
