@@ -75,7 +75,7 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
 def solve(q: Question):
     sit = question_situation(q)
     if sit.plan() is None:  # beyond the enumerated space: a plan from greedy search serves as the witness
-        result = plan_search(sit.task, "gbfs", timeout=None, max_nodes=LAND_NODES)
+        result = plan_search(sit.task, "gbfs", timeout=None, max_nodes=LAND_NODES, preferred=True)
         if not result.solved:
             return None
         sit._plan = [str(a) for a in result.plan]
@@ -174,7 +174,7 @@ def _witness_plan(q: Question, task) -> list[str] | None:
     if key not in _PLANS:
         if len(_PLANS) > 32:
             _PLANS.clear()
-        result = plan_search(task, "gbfs", timeout=None, max_nodes=LAND_NODES)
+        result = plan_search(task, "gbfs", timeout=None, max_nodes=LAND_NODES, preferred=True)
         _PLANS[key] = [str(a) for a in result.plan] if result.solved else None
     return _PLANS[key]
 
