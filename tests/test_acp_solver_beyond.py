@@ -232,3 +232,24 @@ def test_an_mcq_rules_out_a_reading_of_its_english_under_which_not_one_option_is
     assert solver.solve_question(english) is None
     monkeypatch.setattr(solver, "_read_english", lambda q: [_app_mcq(free, options)])
     assert solver.solve_question(english) is None
+
+
+def test_a_yes_no_gold_the_prover_contradicts_is_gold_wrong_with_a_proof_that_replays():
+    """A reach or areach yes/no answer the official scorer rejects is gold-wrong when the prover decides the
+    statement as the answer does, by a proof that replays (a witness plan, or the facts already holding), and an
+    ordinary rejection otherwise (a wrong answer stays wrong)."""
+    from apb.acp.acceptance import judge
+
+    def bool_question(task, item, gold):
+        return Question(id=4, task=task, format="bool", domain_pddl=_domain("blocksworld"), problem_pddl=_tower(4),
+                        item=item, answer=gold, source="acpbench")
+
+    reachable = bool_question("reach", {"atoms": ["(on b4 b1)", "(clear b4)"]}, "no")  # the tower upside down
+    outcome = judge(reachable, "The answer is yes.")
+    assert outcome.kind == "gold-wrong" and outcome.proof["method"] == "plan"
+    assert judge(bool_question("reach", {"atoms": ["(on b4 b1)"]}, "yes"), "The answer is no.").kind == "rejected"
+    holds = bool_question("reach", {"atoms": ["(on b1 b2)"]}, "no")
+    assert judge(holds, "The answer is yes.").proof["method"] == "holds"
+    applies = bool_question("areach", {"action": "(unstack b1 b2)"}, "no")
+    assert judge(applies, "The answer is yes.").kind == "gold-wrong"
+    assert judge(applies, "Perhaps.").kind == "rejected"

@@ -3,7 +3,9 @@
 - `accepted`: the official verdict (`apb.acp.official`) accepts it;
 - `gold-wrong`: rejected, but the answer is correct by a proof that replays on the question's own PDDL, and the
   gold contradicts that proof (each task's `gold_denies`: it says "None" while the answer never holds / never
-  applies / is a landmark, or it lists the answer as a non-landmark);
+  applies / is a landmark, or it lists the answer as a non-landmark); a yes/no answer of reach or areach when the
+  prover decides the question's statement as the answer does by a proof that replays (the task's `bool_claim`), on
+  every reading of a released record's English;
 - `official-incomplete`: rejected, the answer is correct by a proof that replays, the gold is right but lists one
   answer of many, and a second proof (the task's `only_gold`) shows the official check accepts no answer outside
   the gold's own list (areach: every action tarski's relaxed grounding keeps applies in a reachable state, so the
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from apb.acp.english import ContextError
+from apb.acp.english.questions import read_question_readings
 from apb.acp.official import official_verdict
 from apb.acp.proofs import Verdict, check_proof
 from apb.acp.records import Question
@@ -44,6 +48,8 @@ def judge(q: Question, text: str) -> Outcome:
     if verdict.correct:
         return Outcome("accepted", verdict.reason)
     spec = TASKS.get(q.task)
+    if q.format == "bool" and spec is not None and spec.bool_claim is not None:
+        return _bool_outcome(q, text, verdict.reason, spec)
     if q.format != "gen" or spec is None or spec.claim is None:
         return Outcome("rejected", verdict.reason)
     answer = extract(text, q.task, q.format, None)
@@ -64,3 +70,30 @@ def judge(q: Question, text: str) -> Outcome:
     if only is None:
         return Outcome("rejected", f"{reason}; but the official check may accept another answer")
     return Outcome("official-incomplete", f"{reason}; {only}", check.proof)
+
+
+def _bool_outcome(q: Question, text: str, official: str, spec) -> Outcome:
+    """A rejected yes/no answer: gold-wrong when, on the question's PDDL (or every reading of its English), the
+    prover decides the statement as the answer says, by a proof that replays."""
+    said = extract(text, q.task, "bool", None)
+    if said not in ("yes", "no"):
+        return Outcome("rejected", official)
+    try:
+        readings = [q] if q.domain_pddl and q.problem_pddl else (read_question_readings(q) or [])
+    except ContextError:
+        readings = []
+    proofs = []
+    for reading in readings:
+        found = spec.bool_claim(reading)
+        if found is None:
+            return Outcome("rejected", official)
+        kind, claim, verdict = found
+        task, state = question_task(reading)
+        if verdict.value is not (said == "yes") or not check_proof(task, state, kind, claim, verdict,
+                                                                      budget=reading.budget):
+            return Outcome("rejected", official)
+        proofs.append(verdict.proof)
+    if not proofs:
+        return Outcome("rejected", official)
+    return Outcome("gold-wrong", f"official: {official}; proved: the answer is {said} ({proofs[0].get('method')})",
+                   proofs[0])

@@ -193,6 +193,12 @@ def decide(q: Question, item: dict, option: dict) -> bool | None:
     return not value  # apb's MCQ asks which action can never become applicable
 
 
+def bool_claim(q: Question) -> tuple | None:
+    prover = question_prover(q)
+    action = action_or_none(prover.task, q.item["action"])
+    return None if action is None else ("action", str(action), prover.action(action))
+
+
 def official(q: Question, parsed: str) -> Check:
     gold = list(q.answer or [])
     answer = parsed.strip().lower()
@@ -238,4 +244,4 @@ def claim(task, answer) -> tuple:
 
 
 TASK = ACPTask("areach", "one", "act", areach, solve, official, sound, audit, decide, verify,
-               oracle=first_listed, claim=claim, only_gold=only_gold_accepted)
+               oracle=first_listed, claim=claim, only_gold=only_gold_accepted, bool_claim=bool_claim)

@@ -18,7 +18,9 @@ judge, the audit, verification, extraction, the oracle) look the task up by name
   `official(q, text)` is the official verdict); `verify(q)`: problems with a generated bool/MCQ gold;
 - `oracle(q)`: the gold in the answer's shape; `claim(task, answer)` / `gold_denies(q, item)`: the claim a correct
   rejected answer proves and whether the gold denies it (`apb.acp.acceptance`; None: nothing to claim);
-  `only_gold(q)`: a proof (text) that the official check accepts no answer outside the gold's own list, or None.
+  `only_gold(q)`: a proof (text) that the official check accepts no answer outside the gold's own list, or None;
+  `bool_claim(q)`: (kind, claim, Verdict) of the statement a bool question asks about, decided by the prover
+  (`check_proof` replays it), or None.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class ACPTask:
     claim: Callable | None = None  # (task, answer) -> (kind, item, value)
     gold_denies: Callable = empty_gold  # (q, item) -> bool
     only_gold: Callable | None = None  # (q) -> proof text | None
+    bool_claim: Callable | None = None  # (q) -> (kind, claim, Verdict) | None
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:

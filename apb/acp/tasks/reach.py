@@ -157,6 +157,11 @@ def decide(q: Question, item: dict, option: dict) -> bool | None:
     return question_prover(q).atoms(option_atoms(option)).value
 
 
+def bool_claim(q: Question) -> tuple:
+    atoms = option_atoms(q.item)
+    return "atoms", atoms, question_prover(q).atoms(atoms)
+
+
 def _atom_parts(text: str) -> tuple[str, list[str]]:
     name, *args = text.strip().lower().strip("()").split() or [""]
     return name, args
@@ -209,4 +214,4 @@ def claim(task, answer) -> tuple:
 
 
 TASK = ACPTask("reach", "one", "act", reach, solve, official, sound, audit, decide, verify, oracle=first_listed,
-               claim=claim)
+               claim=claim, bool_claim=bool_claim)
