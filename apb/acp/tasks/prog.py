@@ -121,7 +121,7 @@ def _english_action(q: Question, task, text: str) -> str | None:
     if dom is None:
         return None
     state = question_task(q)[1]
-    known = frozenset(task.static_facts) | {task.fact_names[i] for i in task.fact_ids(state)}  # `when` phrasings
+    known = task.facts(state) | task.static_facts  # the state's facts, which `when` phrasings consult
     try:
         action = canonical_action(task, read_action(dom, text, known))
     except ContextError:
