@@ -54,8 +54,8 @@ def problem_from_text(text: str, domain: Domain, name: str = "<answer>") -> Prob
     return parse_problem(text, domain, name)
 
 
-def load_task(domain, problem, progress=None) -> Task:
-    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text. `progress`: see
-    `Task`."""
+def load_task(domain, problem, progress=None, deadline: float | None = None) -> Task:
+    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text. `progress` and
+    `deadline` (a time.monotonic() value: grounding stops with DeadlineExceeded once it has passed): see `Task`."""
     parsed = domain if isinstance(domain, Domain) else load_domain(domain)
-    return Task(parsed, load_problem(problem, parsed), progress=progress)
+    return Task(parsed, load_problem(problem, parsed), progress=progress, deadline=deadline)
