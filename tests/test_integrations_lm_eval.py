@@ -134,7 +134,7 @@ def test_the_command_the_export_prints_runs_against_an_openai_compatible_server(
 
     from apb.bench.llm_server import LLMServer
 
-    root, questions = exported
+    root, _ = exported
     done = subprocess.run([sys.executable, "-m", "apb", "acp", "export", "--format", "lm-eval", str(tmp_path / "t"),
                            "--questions", str(root / "questions")], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
