@@ -28,7 +28,7 @@ def add_parsers(commands) -> None:
     p.add_argument("problem")
     p.add_argument("--planner", choices=PLANNERS, default="astar",
                    help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat (default: astar)")
-    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds (default 60)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds, grounding included (default 60)")
     p.add_argument("--max-nodes", type=positive_int, default=None, help="expansion budget")
     p.add_argument("--max-steps", type=positive_int, default=None, help="step limit of the random walk (default 24)")
     p.add_argument("--seed", type=non_negative_int, default=0)
