@@ -25,6 +25,7 @@ from apb.engine.ground import ground
 from apb.engine.task import Task
 from apb.eval.items import ItemInterrupted
 from apb.llm.scripted import ScriptedLLM
+from apb.planners.relaxed import RelaxedTask
 
 ROOT = Path(__file__).resolve().parents[1]
 DOMAIN = ROOT / "apb" / "domains" / "blocksworld" / "domain.pddl"
@@ -56,6 +57,14 @@ def test_a_deadline_stops_grounding_and_building_with_deadline_exceeded():
         Task(domain, problem, grounding, deadline=time.monotonic() - 1)
     task = Task(domain, problem, grounding, deadline=time.monotonic() + 600)  # time enough: the same task
     assert len(task.actions) == len(Task(domain, problem, grounding).actions) == 2 * 30 + 2 * 30 * 30  # (stack b b) too
+
+
+def test_the_heuristics_relaxed_task_stops_at_its_deadline():
+    """Its bitmasks over millions of facts took minutes past `apb solve --timeout` once grounding had finished."""
+    task = load_task(DOMAIN, blocks_problem(30))
+    with pytest.raises(DeadlineExceeded, match="during building the relaxed task"):
+        RelaxedTask(task, time.monotonic() - 1)
+    assert RelaxedTask(task, time.monotonic() + 600).op_masks == RelaxedTask(task).op_masks
 
 
 def test_a_grounding_stopped_by_ctrl_c_is_left_out_of_later_garbage_collections():

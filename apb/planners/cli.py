@@ -14,8 +14,9 @@ from apb.engine import ActionError, ApbError, format_plan, load_task, read_plan
 from apb.engine.deadline import DeadlineExceeded, deadline_after
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import non_negative_int, positive_float, positive_int
+from apb.planners.relaxed import relaxed_task
 from apb.planners.result import TIMEOUT, SearchResult
-from apb.planners.solve import PLANNERS, solve
+from apb.planners.solve import HEURISTIC_PLANNERS, PLANNERS, solve
 
 out = make_console()
 err = make_console(stderr=True)
@@ -52,6 +53,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     try:
         task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
                          deadline=deadline)
+        if args.planner in HEURISTIC_PLANNERS:  # the heuristics' shared tables, by the same deadline
+            relaxed_task(task, deadline)
     except DeadlineExceeded as stopped:
         result = SearchResult(TIMEOUT, args.planner, seconds=args.timeout,
                               message=f"time limit of {args.timeout:g} s reached during {stopped.what}")
