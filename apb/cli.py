@@ -188,10 +188,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _exit_now(code: int, command: bool = False) -> None:
-    """Ends the process at once when worker threads are still running (an LLM call, a search), or when this is the
-    apb command itself (`command`: not `main([...])` called in-process): what finished is on disk already, and
-    waiting for the threads, or for Python to free what the stopped work built (a grounding of millions of facts
-    takes seconds), would keep a Ctrl-C or SIGTERM from taking effect for many seconds."""
+    """Ends the process at once when worker threads still run, or as the apb command (`command`): what finished is
+    on disk, and waiting for the threads or for Python to free a stopped grounding's millions of facts took seconds."""
     if (command or threading.active_count() > 1) and threading.current_thread() is threading.main_thread():
         sys.stdout.flush()
         sys.stderr.flush()
