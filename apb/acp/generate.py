@@ -20,7 +20,7 @@ from typing import Any
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
 from apb.acp.sampling import sample_states
-from apb.acp.space import DEFAULT_BUDGET, StateSpace
+from apb.acp.space import DEFAULT_BUDGET, TIME_LIMIT, StateSpace
 from apb.acp.tasks import TASKS as REGISTRY
 from apb.acp.tasks import ProblemInfo, Situation
 from apb.acp.wording import VIEWS, Wording
@@ -30,7 +30,6 @@ from apb.nl.sources import load_templates
 
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
-TIME_LIMIT = 1800.0  # seconds per (task, format) group: a safety net only; a group that hits it is reported
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
 
 
@@ -44,6 +43,9 @@ class GenerationStats:
     skipped: list[str] = field(default_factory=list)
     short: dict[str, int] = field(default_factory=dict)
     timed_out: dict[str, int] = field(default_factory=dict)  # group -> questions it kept when the safety net stopped it
+    unjudgeable: dict[str, str] = field(default_factory=dict)  # question id -> why ACPBench's code cannot score it
+    left_out: int = 0  # unjudgeable records left out (official_only)
+    official_check: str | None = None  # why the official check did not run (None: it ran)
 
 
 def resolve_dataset(source: str):
@@ -220,11 +222,14 @@ def merge_stats(parts: list[dict]) -> GenerationStats:
 
 def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] | None = None, count: int = 10,
              seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET,
-             executor: str = "thread", concurrency: int = 1, time_limit: float | None = TIME_LIMIT
-             ) -> tuple[list[Question], GenerationStats]:
+             executor: str = "thread", concurrency: int = 1, time_limit: float | None = TIME_LIMIT,
+             official_only: bool = False) -> tuple[list[Question], GenerationStats]:
     """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics. Each task is
     an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either, nor on the
-    machine's load (`time_limit`: seconds per group, a safety net reported in `stats.timed_out`; None: none)."""
+    machine's load (`time_limit`: seconds per group, a safety net reported in `stats.timed_out`; None: none). With
+    the `acp-official` extra, `stats.unjudgeable` names the generative records ACPBench's code cannot score
+    (`apb.acp.judgeable`) and `official_only` leaves them out (ACPError without the extra)."""
+    from apb.acp import judgeable
     from apb.eval.executors import absolute_source, collect
 
     tasks = check_choice(list(tasks or TASKS), TASKS, "task")
@@ -233,6 +238,9 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
         raise ACPError(f"--count must be at least 1, got {count}")
     if view not in VIEWS:
         raise ACPError(f"unknown view {view!r}: use nl or pddl")
+    missing = judgeable.available()
+    if official_only and missing is not None:
+        raise ACPError(f"--official-only needs ACPBench's PDDL tools: pip install '{judgeable.EXTRA}' ({missing})")
     source = absolute_source(source)
     resolve_dataset(source)  # a bad name or folder fails here, once
     items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget,
@@ -241,4 +249,12 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
         warnings.simplefilter("ignore", category=UserWarning)
         records = collect(items, ".", executor=executor, concurrency=concurrency)
     questions = [Question.from_dict(q) for record in records for q in record["questions"]]
-    return questions, merge_stats([record["stats"] for record in records])
+    stats = merge_stats([record["stats"] for record in records])
+    stats.official_check = missing
+    if missing is None:
+        stats.unjudgeable = {str(qid): why for qid, why in judgeable.unjudgeable(questions).items()}
+        if official_only:
+            kept = [q for q in questions if str(q.id) not in stats.unjudgeable]
+            stats.left_out = len(questions) - len(kept)
+            questions = kept
+    return questions, stats

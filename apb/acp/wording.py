@@ -90,8 +90,8 @@ class Wording:
             return c["pddl"].format(domain=self.domain_pddl.strip(), objects=objects, state=" ".join(facts),
                                     goal="(and " + " ".join(goal) + ")")
         cut = " \n" if fmt == "gen" else " "
-        text = (self.description() + cut + c["objects"].format(objects=objects_text(t.problem, t.domain, self.templates))
-                + cut + c["state"].format(state=self.text.state(state)))
+        objects = c["objects"].format(objects=objects_text(t.problem, t.domain, self.templates))
+        text = self.description() + cut + objects + cut + c["state"].format(state=self.text.state(state))
         tail = [c["goal"].format(goal=self.text.goal())] if p.get("goal") else []
         if fmt == "gen":
             tail.insert(0 if p.get("legend_first") else len(tail), self.legend(p["legend"]))
@@ -110,8 +110,9 @@ class Wording:
             params = ["?" + p.name.lstrip("?") for p in parameters]
             items.append(c["legend_item"].format(pddl="(" + " ".join([name, *params]) + ")",
                                                  text=words(name, params)))
-        listed = items[0] if len(items) == 1 else ", ".join(items[:-1]) + (", and " if len(items) > 2 else " and ") + items[-1]
-        return c[kind].format(items=listed)
+        if len(items) > 2:  # the release's lists end ", and ..."
+            items = [", ".join(items[:-1]) + ",", items[-1]]
+        return c[kind].format(items=" and ".join(items))
 
     # ---- whole questions ---------------------------------------------------------------------------------------------
     def fields(self, item: dict) -> dict:

@@ -58,10 +58,7 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
         return sit.question("land", fmt, {}, gold, dict(gold), proof)
     subtle_no = [a for a, p in no.items() if p.get("plan") != sit.plan()]
     if fmt == "bool":
-        if want:
-            pool = subtle_yes
-        else:
-            pool = subtle_no if subtle_no and rng.random() < 0.5 else list(no)
+        pool = subtle_yes if want else (subtle_no if subtle_no and rng.random() < 0.5 else list(no))
         if not pool:
             return None
         atom = pick(rng, pool, 1)[0]

@@ -31,7 +31,6 @@ from apb.acp.truth import (
     question_task,
 )
 
-
 CLAIMS = ("valid", "no_goal", "not_applicable", "not_valid")  # the release's four MCQ options, in its words:
 # a plan; applicable, but does not achieve the goal; not applicable; not valid (a step is no action of the problem)
 BOOL_ASKS = ("plan", "plan", "applicable")  # what each of the release's bool wordings asks: a plan, or applicable
