@@ -50,4 +50,5 @@ def test_the_safety_net_fails_loudly(tmp_path, monkeypatch, capsys):
                  "--time-limit", "1", "--out", str(tmp_path / "out")])
     monkeypatch.undo()
     assert code == 1
-    assert "applicable_actions_bool stopped by the --time-limit safety net after 0" in " ".join(capsys.readouterr().err.split())
+    said = " ".join(capsys.readouterr().err.split())
+    assert "applicable_actions_bool stopped by the --time-limit safety net after 0" in said

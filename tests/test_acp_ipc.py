@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import acp_official
 import pytest
 
-import acp_official
 from apb.acp import generate, judgeable
 from apb.acp.oracle import oracle_answer
 from apb.acp.records import TASKS, task_formats

@@ -89,7 +89,7 @@ def _check_context(record: dict, task: str, fmt: str, description: str | None) -
     assert context.index("Currently, ") > 0, "the context states the state after the domain's description"
     if description is not None:
         assert context.startswith(description + (" \n" if fmt == "gen" else " ")), context[:200]
-    assert (GOAL in context) == bool(p.get("goal")), f"{task} {fmt}: goal sentence {'missing' if p.get('goal') else 'added'}"
+    assert (GOAL in context) == bool(p.get("goal")), f"{task} {fmt}: goal sentence, goal task: {p.get('goal')}"
     for kind, start in LEGENDS.items():
         wanted = fmt == "gen" and p["legend"] == kind
         assert (start in context) == wanted, f"{task} {fmt}: legend {kind} {'missing' if wanted else 'added'}"
