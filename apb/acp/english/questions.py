@@ -23,6 +23,7 @@ import yaml
 
 from apb.acp.english.context import Reading, read_context, readings, segmentations, split_atoms
 from apb.acp.english.domains import Domain, domains
+from apb.acp.english.generated import read_generated_atoms
 from apb.acp.english.phrases import HERE, ContextError, normal_space, read_one
 from apb.acp.records import Question
 from apb.acp.truth import canonical_action, first_failure
@@ -53,8 +54,11 @@ def read_action(dom: Domain, text: str, known: Known = None) -> str:
     raise ContextError(f"{dom.name}: cannot read the action {text[:100]!r}")
 
 
-def read_atoms(dom: Domain, text: str) -> list[str]:
-    """The atoms of 'A and B' (each read with the domain's atom templates)."""
+def read_atoms(dom: Domain, text: str, reading: Reading | None = None) -> list[str]:
+    """The atoms of 'A and B' (each read with the domain's atom templates; in apb's wording of a domain, as the
+    types of the reading's objects admit)."""
+    if dom.generated is not None:
+        return read_generated_atoms(dom, text, reading)
     return [f for part in split_atoms(dom, normal_space(text).rstrip(".")) for f in part]
 
 
@@ -137,17 +141,18 @@ def read_steps(dom: Domain, plan: list[str], text: str, size: int, known: Known 
     return found
 
 
-def read_question(q: Question) -> Question | None:
+def read_question(q: Question, dom: Domain | None = None) -> Question | None:
     """`q` with the PDDL and items its English states; None when its domain has no data file; ContextError when a
-    sentence, action or atom is not read."""
+    sentence, action or atom is not read. `dom`: the domain to read it as, else the release's domain its context
+    opens with; a domain read in apb's own wording (`apb.acp.english.generated`) brings its own question specs."""
     if q.format not in ("bool", "mcq"):
         return None
-    reading = read_context(q.context)
+    reading = read_context(q.context, dom)
     if reading is None:
         return None
     dom = reading.domain
     known = frozenset(reading.init)
-    spec = wordings()[q.task]
+    spec = _spec(dom, q.task)
     question = normal_space(q.question)
     match, form = None, None
     for form in spec[q.format]:
@@ -162,7 +167,8 @@ def read_question(q: Question) -> Question | None:
     if groups.get("action"):
         item["action"] = _action_in_state(reading, groups["action"], known, task)
     if groups.get("plan"):
-        plans = read_plan(dom, groups["plan"], known, task() if dom.switch else None)
+        written = _unbracket(groups["plan"])
+        plans = read_plan(dom, written, known, task() if dom.switch else None)
         item["plan"] = plans[0]
         if len(plans) > 1:
             if not spec.get("plans_any"):
@@ -171,14 +177,16 @@ def read_question(q: Question) -> Question | None:
     if form.get("asks"):
         item["asks"] = form["asks"]
     if groups.get("atoms"):
-        atoms = read_atoms(dom, groups["atoms"])
+        atoms = read_atoms(dom, groups["atoms"], reading)
         if spec["option"] == "atom":
             if len(atoms) != 1:
                 raise ContextError(f"{q.task}: expected one fact, read {atoms}")
             item["atom"] = atoms[0]
         else:
             item["atoms"] = atoms
-    if groups.get("steps"):
+    if groups.get("step"):  # apb's wording numbers the steps it names
+        item["steps"] = _numbered(groups, item.get("plan") or [])
+    elif groups.get("steps"):
         item["steps_any"] = read_steps(dom, item["plan"], groups["steps"], form["size"], known)
     options = None
     if q.format == "mcq":
@@ -188,14 +196,36 @@ def read_question(q: Question) -> Question | None:
                    options=options, state=list(reading.init), goal=list(reading.goal))
 
 
-def read_question_readings(q: Question) -> list[Question] | None:
+def _spec(dom: Domain, task: str) -> dict:
+    """The question wordings of a task: the release's, or those of apb's wording file for a domain read so."""
+    specs = dom.generated.questions if dom.generated is not None else wordings()
+    if task not in specs:
+        raise ContextError(f"{task}: no bool/MCQ wording to read")
+    return specs[task]
+
+
+def _unbracket(text: str) -> str:
+    """A plan as apb writes it, "[a, b]", without its brackets."""
+    text = text.strip()
+    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+
+
+def _numbered(groups: dict, plan: list[str]) -> list[int]:
+    """The 0-based steps apb's wording names by number ("the action at step 3 (...)"); ContextError outside the plan."""
+    steps = [int(groups[k]) - 1 for k in ("step", "next") if groups.get(k)]
+    if not steps or any(not 0 <= s < len(plan) for s in steps):
+        raise ContextError(f"steps {steps} are not steps of the plan")
+    return steps
+
+
+def read_question_readings(q: Question, dom: Domain | None = None) -> list[Question] | None:
     """`read_question(q)` under every reading of its context (`apb.acp.english.readings`): one question unless the
     domain file lists facts the release's English leaves out (None and ContextError as `read_question`)."""
-    first = read_question(q)
+    first = read_question(q, dom)
     if first is None:
         return None
-    alternatives = readings(read_context(q.context))
-    premise = wordings()[q.task].get("premise")
+    alternatives = readings(read_context(q.context, dom))
+    premise = _spec(alternatives[0].domain, q.task).get("premise")
     if len(alternatives) > 1 and premise == "plan" and first.item.get("plan"):
         alternatives = _plan_premise(alternatives, first.item["plan"])
     elif len(alternatives) > 1 and premise == "action" and first.item.get("action"):
@@ -261,16 +291,23 @@ def _option(reading: Reading, spec: dict, form: dict, item: dict, text: str, kno
     if kind == "action":
         return {"action": _action_in_state(reading, text, known, task)}
     if kind == "atoms":
-        return {"atoms": read_atoms(dom, text)}
+        return {"atoms": read_atoms(dom, text, reading)}
     if kind == "atom":
-        atoms = read_atoms(dom, text)
+        atoms = read_atoms(dom, text, reading)
         if len(atoms) != 1:
             raise ContextError(f"expected one fact, read {atoms}")
         return {"atom": atoms[0]}
     if kind == "claim":
         claim = spec["claims"].get(normal_space(text).rstrip("."))
         if claim is None:
+            for pattern, kind_ in spec.get("claim_patterns") or []:
+                m = re.fullmatch(pattern, normal_space(text).rstrip("."))
+                if m:
+                    return {"claim": kind_, "step": _numbered(m.groupdict(), item.get("plan") or [])[0]}
             raise ContextError(f"unknown claim {text!r}")
         return {"claim": claim}
+    for size, pattern in spec.get("step_patterns") or []:  # apb's wording: the steps by number
+        m = re.fullmatch(pattern, normal_space(text).rstrip("."))
+        if m and size == len([k for k in ("step", "next") if m.groupdict().get(k)]):
+            return {"steps": _numbered(m.groupdict(), item.get("plan") or [])}
     return {"steps_any": read_steps(dom, item["plan"], text, form["size"], known)}
-

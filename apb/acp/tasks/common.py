@@ -3,6 +3,7 @@ analyses), building `Question`s with stable ids, MCQ option shuffling, and the u
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 import weakref
@@ -17,6 +18,10 @@ from apb.engine.ground import fluent_predicates
 from apb.planners.h2 import H2
 
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
+WITNESS_NODES = 200_000  # expansions of the greedy search (h_FF, preferred operators) that finds a plan beyond the
+# enumerated space: deterministic, as every budget here is a count of states or expansions, never of seconds
+_UNSET = object()
+_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
 
 
@@ -48,7 +53,7 @@ class Situation:
         self.state = state
         self.origin = origin
         self.facts = sorted(self.task.facts(state))
-        self._plan: list[str] | None = None
+        self._plan: list[str] | object | None = _UNSET
         self.cache: dict = {}
         self._problem_pddl: str | None = None
 
@@ -64,10 +69,13 @@ class Situation:
         return prover
 
     def plan(self) -> list[str] | None:
-        """A shortest plan from the state, or None (no plan, or unknown within the budget)."""
-        if self._plan is None:
+        """A shortest plan from the state within the enumerated space; beyond it (the space from the state is not
+        complete) a plan from greedy search (`greedy_plan`); None when there is no plan or none is found."""
+        if self._plan is _UNSET:
             found = self.prover.plan()
             self._plan = None if found is None else [str(a) for a in found]
+            if found is None and not self.prover.exhaustive:
+                self._plan = greedy_plan(self.task, self.state)
         return self._plan
 
     def problem_pddl(self) -> str:
@@ -87,6 +95,24 @@ class Situation:
                         state=list(self.facts), goal=[str(lit) for lit in self.task.goal], item=item,
                         options=options, answer=answer, gold=gold, proof=proof, domain_pddl=info.domain_pddl,
                         problem_pddl=self.problem_pddl(), origin=self.origin, budget=info.space.budget)
+
+
+def task_at(task: Task, state: State) -> Task:
+    """The task with `state` as its initial state (a shallow copy that shares the grounding, one per task)."""
+    view = _VIEWS.get(task)
+    if view is None:
+        view = _VIEWS[task] = copy.copy(task)
+    view.initial_state = state
+    return view
+
+
+def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES) -> list[str] | None:
+    """A plan from `state` by greedy best-first search with h_FF and its preferred operators (at most `max_nodes`
+    expansions, no time limit: the same plan on every run), None when none is found."""
+    from apb.planners import solve
+
+    result = solve(task_at(task, state), "gbfs", timeout=None, max_nodes=max_nodes, preferred=True)
+    return [str(a) for a in result.plan] if result.solved else None
 
 
 def atom_literal(atom: str) -> Literal:

@@ -8,19 +8,16 @@ space (breadth-first, exact for unit costs) or by optimal A*.
 
 from __future__ import annotations
 
-import copy
 import math
-import weakref
 
 from apb.acp.space import replay
-from apb.acp.tasks.common import Situation
+from apb.acp.tasks.common import Situation, task_at
 from apb.engine import State, Task
 from apb.planners import solve
 
 ASTAR_SECONDS = 5.0
 ASTAR_NODES = 5000  # expansions per successor; beyond that the nexta question is not generated
 PATIENT_NODES = 100_000  # expansions per successor when answering or auditing a given question (no time limit)
-_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 
 
 def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
@@ -86,11 +83,8 @@ def backchained_landmarks(task: Task, state: State) -> set[str]:
 def astar_distance(task: Task, state: State, nodes: int = ASTAR_NODES) -> float | None:
     """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget runs out (`nodes` expansions;
     with the default also ASTAR_SECONDS)."""
-    view = _VIEWS.get(task)
-    if view is None:
-        view = _VIEWS[task] = copy.copy(task)  # shares the grounding; only the initial state differs
-    view.initial_state = state
-    result = solve(view, "astar", timeout=ASTAR_SECONDS if nodes == ASTAR_NODES else None, max_nodes=nodes)
+    timeout = ASTAR_SECONDS if nodes == ASTAR_NODES else None
+    result = solve(task_at(task, state), "astar", timeout=timeout, max_nodes=nodes)
     if result.solved:
         return sum(task.cost(a) for a in result.plan)
     return math.inf if result.status == "unsolvable" else None

@@ -19,7 +19,7 @@ import random
 from apb.acp.proofs import fact_key, normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, arrange, pick, question_situation
+from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation
 from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks
 from apb.acp.truth import (
     Check,
@@ -29,7 +29,6 @@ from apb.acp.truth import (
     replay_claims,
     verdict_check,
 )
-from apb.planners import solve as plan_search
 from apb.planners.heuristics import INF, make_heuristic
 from apb.planners.space import Successors, goal_test
 
@@ -74,10 +73,8 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
 
 def solve(q: Question):
     sit = question_situation(q)
-    if sit.plan() is None:  # beyond the enumerated space: a plan from greedy search serves as the witness
-        sit._plan = _witness_plan(q, sit.task)
-        if sit._plan is None:
-            return None
+    if sit.plan() is None:  # beyond the enumerated space the plan is greedy search's (`Situation.plan`)
+        return None
     found = classify_landmarks(sit)
     if found is None:
         return None
@@ -173,8 +170,7 @@ def _witness_plan(q: Question, task) -> list[str] | None:
     if key not in _PLANS:
         if len(_PLANS) > 32:
             _PLANS.clear()
-        result = plan_search(task, "gbfs", timeout=None, max_nodes=LAND_NODES, preferred=True)
-        _PLANS[key] = [str(a) for a in result.plan] if result.solved else None
+        _PLANS[key] = greedy_plan(task, task.initial_state, LAND_NODES)
     return _PLANS[key]
 
 
