@@ -263,7 +263,7 @@ def attach_domains(questions: list[Question], domains: list[tuple[str, str, str 
     (`domain_pddl`; its reader is `generated_domain`): from `domains` ((PDDL text, description, domain file)) and the
     domains of the generative records among the questions (curated templates). Records no reader reads are
     unchanged (the release's reader, `apb.acp.english.domain_of`, still reads the release's)."""
-    known = list(dict.fromkeys([*domains, *((q.domain_pddl, "curated", None) for q in questions
+    known = list(dict.fromkeys([*domains, *(_bundled(q.domain, q.domain_pddl) for q in questions
                                             if q.format == "gen" and q.domain_pddl)]))
     if not known:
         return questions
@@ -283,13 +283,36 @@ def attach_domains(questions: list[Question], domains: list[tuple[str, str, str 
     return out
 
 
+@cache
+def _bundled(name: str, domain_pddl: str) -> tuple[str, str, str | None]:
+    """(PDDL, "curated", domain file): the bundled domain's file when a bundled domain of that name has this PDDL (its
+    curated templates sit beside it), else no file (rule-based templates)."""
+    from apb.datasets import resolve
+
+    try:
+        dataset = resolve(name)
+        if dataset.domain_text() == domain_pddl and dataset.domain_file:
+            return domain_pddl, "curated", str(dataset.domain_file)
+    except (ApbError, OSError, ValueError):
+        pass
+    return domain_pddl, "curated", None
+
+
 def reader_of(q: Question) -> Domain | None:
     """The apb-wording reader of a record `attach_domains` paired with a domain, else None."""
     if not q.domain_pddl or q.problem_pddl or q.format not in ("bool", "mcq"):
         return None
-    description, file = _DESCRIPTIONS.get(q.domain_pddl, ("curated", None))
+    return domain_reader(q.domain_pddl)
+
+
+def domain_reader(domain_pddl: str) -> Domain | None:
+    """The reader of apb's wording of a PDDL domain (the templates its records were paired with, else curated),
+    None when there is no domain or it does not load."""
+    if not domain_pddl:
+        return None
+    description, file = _DESCRIPTIONS.get(domain_pddl, ("curated", None))
     try:
-        return generated_domain(q.domain_pddl, description, file)
+        return generated_domain(domain_pddl, description, file)
     except ApbError:
         return None
 

@@ -42,7 +42,9 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     yes, no, decided = found
     goals = {str(lit) for lit in sit.task.goal if lit.positive}
     if fmt == "gen":
-        if not decided:
+        if not decided and not any(p.get("method") == "relaxed-achievers" and a not in goals for a, p in yes.items()):
+            # beyond the enumerated space some facts stay open; the gold then lists the proved landmarks, among
+            # them those the delete relaxation proves (the solver's first choice), and never says "None"
             return None
         gold = {"yes": sorted(yes), "no": sorted(no)}
         proof = {"landmarks": yes, "non_landmarks": {a: p for a, p in no.items() if p.get("plan") != sit.plan()},
