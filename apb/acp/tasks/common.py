@@ -20,7 +20,9 @@ from apb.planners.h2 import H2
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
 WITNESS_NODES = 200_000  # expansions of the greedy search (h_FF, preferred operators) that finds a plan beyond the
 # enumerated space: deterministic, as every budget here is a count of states or expansions, never of seconds
+GREEDY_NODES = 2000  # expansions of that search for a generation situation without a known plan
 _UNSET = object()
+_GREEDY_PLANS: dict[tuple, list[str] | None] = {}
 _VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
 
@@ -35,6 +37,7 @@ class ProblemInfo:
     space: StateSpace
     domain_pddl: str
     provers: dict = field(default_factory=dict)
+    plans: dict = field(default_factory=dict)  # state -> a known plan from it (beyond the enumerated space)
     _h2: H2 | None = None
 
     def h2(self) -> H2:
@@ -47,8 +50,9 @@ class ProblemInfo:
 class Situation:
     """A state of a problem, where questions are asked; analyses are computed on first use and shared."""
 
-    def __init__(self, info: ProblemInfo, state: State, origin: str) -> None:
+    def __init__(self, info: ProblemInfo, state: State, origin: str, greedy_nodes: int = GREEDY_NODES) -> None:
         self.info = info
+        self.greedy_nodes = greedy_nodes
         self.task = info.task
         self.state = state
         self.origin = origin
@@ -70,13 +74,26 @@ class Situation:
 
     def plan(self) -> list[str] | None:
         """A shortest plan from the state within the enumerated space; beyond it (the space from the state is not
-        complete) a plan from greedy search (`greedy_plan`); None when there is no plan or none is found."""
+        complete) the rest of the plan sampling found through the state (`ProblemInfo.plans`), else one from greedy
+        search (`greedy_plan`, GREEDY_NODES expansions); None when there is no plan or none is found."""
         if self._plan is _UNSET:
             found = self.prover.plan()
             self._plan = None if found is None else [str(a) for a in found]
             if found is None and not self.prover.exhaustive:
-                self._plan = greedy_plan(self.task, self.state)
+                known = self.info.plans.get(self.state)
+                self._plan = list(known) if known else self._greedy()
         return self._plan
+
+    def _greedy(self) -> list[str] | None:
+        """`greedy_plan` from the state, shared by the generators of one process (each task's generator has its own
+        situations of the same states; the plan depends only on the problem, the state and the budget)."""
+        info = self.info
+        key = (info.domain_pddl, info.dataset, info.problem, self.state.bits, self.greedy_nodes)
+        if key not in _GREEDY_PLANS:
+            if len(_GREEDY_PLANS) > 4096:
+                _GREEDY_PLANS.clear()
+            _GREEDY_PLANS[key] = greedy_plan(self.task, self.state, self.greedy_nodes)
+        return _GREEDY_PLANS[key]
 
     def problem_pddl(self) -> str:
         """The problem with the state as its :init (static facts included)."""
@@ -205,4 +222,4 @@ def question_situation(q: Question) -> Situation:
     prover = question_prover(q)
     info = ProblemInfo(q.domain or "question", q.problem or str(q.id), prover.task, prover.space, q.domain_pddl)
     info.provers[prover.state] = prover
-    return Situation(info, prover.state, "question")
+    return Situation(info, prover.state, "question", WITNESS_NODES)  # answering one question: a patient search
