@@ -49,14 +49,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     tasks, formats = _names(args.tasks, TASKS, "task"), _names(args.formats, FORMATS, "format")
     settings = {"dataset": args.dataset, "tasks": tasks, "formats": formats, "count": args.count, "seed": args.seed,
-                "view": args.view, "description": args.description, "budget": args.budget}
+                "view": args.view, "description": args.description, "budget": args.budget,
+                "official_only": args.official_only}
     folder = {"kind": "acp-questions", "settings": settings, "resumable": False, **set_overwrite_options(args)}
     prepare_run_dir(args.out, create=False, **folder)
     # the lock is held while generating: a second generate into the same folder is refused at once
     with open_run_dir(args.out, **folder):
         questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
                                     view=args.view, description=args.description, budget=args.budget,
-                                    executor=args.executor, concurrency=args.concurrency)
+                                    executor=args.executor, concurrency=args.concurrency,
+                                    time_limit=args.time_limit or None, official_only=args.official_only)
         paths = write_questions(questions, args.out)
     table = Table("task", "seconds", "questions")
     for task, seconds in stats.seconds.items():
@@ -70,7 +72,29 @@ def cmd_generate(args: argparse.Namespace) -> int:
                   "is decided within the budget)")
     for skipped in stats.skipped:
         err.print(f"[yellow]skipped[/yellow] {escape(skipped)}")
-    return EXIT_OK
+    _report_official(stats, questions)
+    for group, made in stats.timed_out.items():
+        err.print(f"[red]error[/red]: {group} stopped by the --time-limit safety net after {made} question(s): this "
+                  "file is not the one these settings give; raise --time-limit (or lower --budget) and run again")
+    return EXIT_NEGATIVE if stats.timed_out else EXIT_OK
+
+
+def _report_official(stats, questions) -> None:
+    """Which generative records ACPBench's own code cannot score (needs the acp-official extra), by group."""
+    if stats.official_check is not None:
+        err.print(f"[yellow]note[/yellow]: not checked whether ACPBench's code can score the generative records "
+                  f"({escape(stats.official_check)})")
+        return
+    if stats.left_out:
+        err.print(f"[yellow]note[/yellow]: {stats.left_out} generative record(s) ACPBench's code cannot score left out "
+                  "(--official-only)")
+    groups = {str(q.id): q.group for q in questions}
+    by_reason: dict[tuple[str, str], int] = {}
+    for qid, why in stats.unjudgeable.items():
+        key = (groups.get(qid, "left out"), why)
+        by_reason[key] = by_reason.get(key, 0) + 1
+    for (group, why), n in sorted(by_reason.items()):
+        err.print(f"[yellow]note[/yellow]: {group}: {n} record(s) ACPBench's code cannot score: {escape(why)}")
 
 
 def _group_prefix(task: str) -> str:
@@ -234,7 +258,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def add_parsers(commands) -> None:
     """Adds `apb acp ...` to the `apb` command (see apb.cli.Commands); `apb acp export` is the integrations'."""
-    from apb.acp.space import DEFAULT_BUDGET
+    from apb.acp.space import DEFAULT_BUDGET, TIME_LIMIT
 
     p = commands.add_parser("acp")
     acp_sub = commands.add_subparsers(p, dest="acp", metavar="ACTION", required=True)
@@ -254,6 +278,11 @@ def add_parsers(commands) -> None:
                    help="states enumerated at most per state space")
     g.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
                    help=f"tasks generated at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
+    g.add_argument("--official-only", action="store_true",
+                   help="leave out the generative records ACPBench's own code cannot score (needs apb[acp-official])")
+    g.add_argument("--time-limit", type=non_negative_int, default=TIME_LIMIT,
+                   help=f"seconds per task and format, a safety net only: a group it stops is named and the command "
+                        f"exits 1 (default {TIME_LIMIT}; 0: none)")
     add_executor(g, "tasks")
     g.set_defaults(func=cmd_generate)
 

@@ -7,8 +7,8 @@ action with a relaxed-unreachable precondition is not, and is wrong) and its pre
 Solver: a never-applicable action (one of the official grounding, whose preconditions are relaxed-reachable
 from the state, is preferred, as the official planner check only accepts those beyond the gold's list; else one
 binding distinct objects, as the release's gold picks are), else "None"; bool: the action can become applicable;
-apb's MCQ asks which action can never apply, the released one (`asks: reachable`) which one can. An action that
-names an unknown object or has an ill-typed argument never applies.
+MCQ (apb's as the release's): which action can eventually be applied (one option can, three never can). An action
+that names an unknown object or has an ill-typed argument never applies.
 """
 
 from __future__ import annotations
@@ -79,17 +79,20 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
             return None
         return sit.question("areach", fmt, {"action": action}, "yes" if want else "no", {"reachable": want},
                             verdict.proof)
-    if not never or len(reachable) < 3:
+    # ACPBench's MCQ asks which action can eventually be applied: one that can, three that never can
+    if not reachable or len(never) < 3:
         return None
-    correct = pick(rng, never, 1)[0]
+    correct = pick(rng, later, 1)[0]
     verdict = prover.action(task.parse_action(correct))
-    if verdict.value is not False:
+    if verdict.value is not True:
         return None
-    distractors = pick(rng, later, 3) if len(later) >= 3 else pick(rng, reachable, 3)
-    proofs = [{"action": correct, "reachable": False, "proof": verdict.proof}]
-    for action in distractors:
-        proofs.append({"action": action, "reachable": True, "proof": prover.action(task.parse_action(action)).proof})
-    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in distractors])
+    proofs = [{"action": correct, "reachable": True, "proof": verdict.proof}]
+    for action in pick(rng, never, 3):
+        wrong = prover.action(task.parse_action(action))
+        if wrong.value is not False:
+            return None
+        proofs.append({"action": action, "reachable": False, "proof": wrong.proof})
+    options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]])
     return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
 
 
@@ -216,10 +219,7 @@ def _solve_unlisted(prover):
 def decide(q: Question, item: dict, option: dict) -> bool | None:
     prover = question_prover(q)
     action = action_or_none(prover.task, option["action"])
-    value = False if action is None else prover.action(action).value
-    if value is None or q.format == "bool" or item.get("asks") == "reachable":
-        return value
-    return not value  # apb's MCQ asks which action can never become applicable
+    return False if action is None else prover.action(action).value
 
 
 def bool_claim(q: Question) -> tuple | None:

@@ -1,0 +1,91 @@
+"""Which generated records ACPBench's own code can score.
+
+The release's generative evaluators read a record's `PDDL_domain` and `PDDL_problem` (lower-cased) with tarski's
+PDDL reader, errors raised, and ground the problem by relaxed reachability (tarski's LP grounding, with clingo);
+where the reader refuses the domain (tarski does not parse every domain apb loads: Storage's types, for one) or the
+grounding fails on the question's state, every answer to the record is scored wrong, or the scorer stops. This module
+runs the same two steps (tarski's own API, as the `acp-official` extra installs it) on each generative record and
+says why a record cannot be scored. Bool and MCQ records are scored on the response's text alone and are always
+judgeable. Without the extra nothing is checked: `available()` says what is missing.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from apb.acp.records import Question
+
+EXTRA = "apb[acp-official]"
+
+
+def available() -> str | None:
+    """None when tarski and clingo import (the `acp-official` extra), else what is missing."""
+    for module in ("tarski", "clingo"):
+        try:
+            __import__(module)
+        except Exception as error:
+            return f"{module} ({EXTRA}): {error}"
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text[:200]
+
+
+@lru_cache(maxsize=64)
+def domain_problem(domain_pddl: str) -> str | None:
+    """Why tarski's reader refuses the domain (None: it reads it)."""
+    from tarski.io import PDDLReader
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "domain.pddl"
+        path.write_text(domain_pddl.lower(), encoding="utf-8")
+        try:
+            PDDLReader(raise_on_error=True).parse_domain(str(path))
+        except Exception as error:
+            return f"ACPBench's PDDL reader (tarski) refuses the domain: {_first_line(error)}"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def record_problem(domain_pddl: str, problem_pddl: str) -> str | None:
+    """Why ACPBench's code cannot score a record with this PDDL (its reader refuses the domain or the problem, or its
+    relaxed-reachability grounding fails on the problem's state); None when it can."""
+    refused = domain_problem(domain_pddl)
+    if refused is not None:
+        return refused
+    from tarski.grounding.lp_grounding import LPGroundingStrategy
+    from tarski.io import PDDLReader
+
+    with tempfile.TemporaryDirectory() as folder:
+        domain, problem = Path(folder) / "domain.pddl", Path(folder) / "problem.pddl"
+        domain.write_text(domain_pddl.lower(), encoding="utf-8")
+        problem.write_text(problem_pddl.lower(), encoding="utf-8")
+        reader = PDDLReader(raise_on_error=True)
+        try:
+            reader.parse_domain(str(domain))
+            parsed = reader.parse_instance(str(problem))
+        except Exception as error:
+            return f"ACPBench's PDDL reader (tarski) refuses the problem: {_first_line(error)}"
+        try:
+            grounder = LPGroundingStrategy(parsed, include_variable_inequalities=True)
+            grounder.ground_actions()
+            grounder.ground_state_variables()
+        except Exception as error:
+            return f"ACPBench's grounding (tarski, relaxed reachability) fails on the state: {_first_line(error)}"
+    return None
+
+
+def unjudgeable(questions: list[Question]) -> dict[int, str]:
+    """{question id: why ACPBench's code cannot score it} for the generative records it cannot score."""
+    found = {}
+    for q in questions:
+        if q.format != "gen":
+            continue
+        reason = record_problem(q.domain_pddl, q.problem_pddl)
+        if reason is not None:
+            found[q.id] = reason
+    return found
