@@ -17,7 +17,7 @@ gives the reader the PDDL domains it knows (the generative records of the same f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache
 
 from apb.acp.english.context import Reading, segmentations
@@ -78,13 +78,13 @@ class Rendered(Template):
 @dataclass
 class Generated:
     """What the reader of one apb-worded domain needs beyond `Domain`: the type of each object noun, the domain's
-    constants (declared by the domain, not the problem), the context template and the question specs."""
+    constants (declared by the domain, not the problem) and the context's regular expression (apb's questions are
+    the release's wordings, which `apb/acp/english/questions.yaml` reads)."""
 
     domain: object  # the engine's Domain
     nouns: dict[str, str]
     constants: dict[str, str]
     context: re.Pattern
-    questions: dict = field(default_factory=dict)
 
 
 def _atom_templates(words, predicates) -> tuple[list[Template], list[Template]]:
@@ -118,24 +118,31 @@ def _action_templates(words, domain) -> list[Template]:
     return out
 
 
-def _context_pattern(template: str) -> re.Pattern:
-    """The context template as a regular expression whose groups are its placeholders."""
+def _piece(template: str) -> str:
+    """A context template as a regular expression whose groups are its placeholders (any text, lazily)."""
     out, pos, seen = [], 0, set()
     for m in _HOLE.finditer(template):
         out.append(_literal(template[pos:m.start()]))
         name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)" if name != "goal" else f"(?P<{name}>.*)")
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
         seen.add(name)
         pos = m.end()
     out.append(_literal(template[pos:]))
-    return re.compile("".join(out), re.DOTALL)
+    return "".join(out)
+
+
+def _context_pattern(c: dict) -> re.Pattern:
+    """apb's context (`apb.acp.wording.Wording.context`: the domain's description, then the objects, the state and,
+    for some tasks, the goal sentence) as a regular expression with the groups objects, state and goal."""
+    pattern = (r"(?P<intro>.*)\s" + _piece(c["objects"]) + r"\s*" + _piece(c["state"])
+               + r"(?:\s*" + _piece(c["goal"]) + ")?")
+    return re.compile(pattern, re.DOTALL)
 
 
 @cache
 def generated_domain(domain_pddl: str, description: str = "curated", domain_file: str | None = None) -> Domain:
     """The reader of the English apb writes for a domain (its PDDL text; the NL templates `description` names, as
     `apb acp generate --description` does)."""
-    from apb.acp.english.wording_specs import question_specs
     from apb.acp.wording import phrases
     from apb.nl import load_templates
     from apb.nl.render import DomainText
@@ -152,7 +159,7 @@ def generated_domain(domain_pddl: str, description: str = "curated", domain_file
             nouns.setdefault(noun.lower(), kind)
             nouns.setdefault(templates.type_plural(kind).lower(), kind)
     extra = Generated(domain=domain, nouns=nouns, constants=dict(domain.constants),
-                      context=_context_pattern(phrases()["context"]["nl"]), questions=question_specs(phrases()))
+                      context=_context_pattern(phrases()["context"]))
     dom = Domain(name=domain.name, detect=re.compile(r"(?!x)x"), pddl=domain_pddl, types={}, counts=[], grid=None,
                  distinct=[], complement=[], static=[], state=positive, atoms=both, actions=actions, non_actions=[],
                  item_lists=[], ambiguous=[], always=[], state_start="", prefixes=[], goal_start="",
@@ -166,14 +173,14 @@ def read_generated_context(dom: Domain, context: str) -> Reading:
     """The problem an apb-worded context states (ContextError naming what does not read). An atom whose English
     two predicates share is read as the one its objects' types admit."""
     extra: Generated = dom.generated
-    m = extra.context.fullmatch(context.split("\n" + "In answers,", 1)[0].strip())
+    m = extra.context.fullmatch(normal_space(context))
     if m is None:
         raise ContextError(f"{dom.name}: the context does not follow apb's context template: {context[:80]!r}")
     groups = m.groupdict()
     objects = _objects(dom, extra, groups["objects"]) if "objects" in groups else {}
     typed = {**objects, **extra.constants} if "objects" in groups else None
-    init = _atom_list(dom, dom.state, groups.get("state", ""), typed)
-    goal = _atom_list(dom, dom.atoms, groups.get("goal", ""), typed)
+    init = _atom_list(dom, dom.state, groups.get("state") or "", typed)
+    goal = _atom_list(dom, dom.atoms, groups.get("goal") or "", typed)
     for fact in init + goal:
         for name in fact.replace("(not ", "").strip("()").split()[1:]:
             if name not in objects and name not in extra.constants:

@@ -143,8 +143,8 @@ def read_steps(dom: Domain, plan: list[str], text: str, size: int, known: Known 
 
 def read_question(q: Question, dom: Domain | None = None) -> Question | None:
     """`q` with the PDDL and items its English states; None when its domain has no data file; ContextError when a
-    sentence, action or atom is not read. `dom`: the domain to read it as, else the release's domain its context
-    opens with; a domain read in apb's own wording (`apb.acp.english.generated`) brings its own question specs."""
+    sentence, action or atom is not read. `dom`: the domain to read it as (apb's wording of a domain,
+    `apb.acp.english.generated`), else the release's domain its context opens with."""
     if q.format not in ("bool", "mcq"):
         return None
     reading = read_context(q.context, dom)
@@ -167,8 +167,7 @@ def read_question(q: Question, dom: Domain | None = None) -> Question | None:
     if groups.get("action"):
         item["action"] = _action_in_state(reading, groups["action"], known, task)
     if groups.get("plan"):
-        written = _unbracket(groups["plan"])
-        plans = read_plan(dom, written, known, task() if dom.switch else None)
+        plans = read_plan(dom, groups["plan"], known, task() if dom.switch else None)
         item["plan"] = plans[0]
         if len(plans) > 1:
             if not spec.get("plans_any"):
@@ -184,9 +183,7 @@ def read_question(q: Question, dom: Domain | None = None) -> Question | None:
             item["atom"] = atoms[0]
         else:
             item["atoms"] = atoms
-    if groups.get("step"):  # apb's wording numbers the steps it names
-        item["steps"] = _numbered(groups, item.get("plan") or [])
-    elif groups.get("steps"):
+    if groups.get("steps"):
         item["steps_any"] = read_steps(dom, item["plan"], groups["steps"], form["size"], known)
     options = None
     if q.format == "mcq":
@@ -197,25 +194,11 @@ def read_question(q: Question, dom: Domain | None = None) -> Question | None:
 
 
 def _spec(dom: Domain, task: str) -> dict:
-    """The question wordings of a task: the release's, or those of apb's wording file for a domain read so."""
-    specs = dom.generated.questions if dom.generated is not None else wordings()
+    """The question wordings of a task: the release's (apb words its questions as the release does)."""
+    specs = wordings()
     if task not in specs:
         raise ContextError(f"{task}: no bool/MCQ wording to read")
     return specs[task]
-
-
-def _unbracket(text: str) -> str:
-    """A plan as apb writes it, "[a, b]", without its brackets."""
-    text = text.strip()
-    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
-
-
-def _numbered(groups: dict, plan: list[str]) -> list[int]:
-    """The 0-based steps apb's wording names by number ("the action at step 3 (...)"); ContextError outside the plan."""
-    steps = [int(groups[k]) - 1 for k in ("step", "next") if groups.get(k)]
-    if not steps or any(not 0 <= s < len(plan) for s in steps):
-        raise ContextError(f"steps {steps} are not steps of the plan")
-    return steps
 
 
 def read_question_readings(q: Question, dom: Domain | None = None) -> list[Question] | None:
@@ -300,14 +283,6 @@ def _option(reading: Reading, spec: dict, form: dict, item: dict, text: str, kno
     if kind == "claim":
         claim = spec["claims"].get(normal_space(text).rstrip("."))
         if claim is None:
-            for pattern, kind_ in spec.get("claim_patterns") or []:
-                m = re.fullmatch(pattern, normal_space(text).rstrip("."))
-                if m:
-                    return {"claim": kind_, "step": _numbered(m.groupdict(), item.get("plan") or [])[0]}
             raise ContextError(f"unknown claim {text!r}")
         return {"claim": claim}
-    for size, pattern in spec.get("step_patterns") or []:  # apb's wording: the steps by number
-        m = re.fullmatch(pattern, normal_space(text).rstrip("."))
-        if m and size == len([k for k in ("step", "next") if m.groupdict().get(k)]):
-            return {"steps": _numbered(m.groupdict(), item.get("plan") or [])}
     return {"steps_any": read_steps(dom, item["plan"], text, form["size"], known)}
