@@ -152,6 +152,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
     records, without reading the gold (a held-out file without `answer` is answered too). Undecided questions are
     asked again at larger budgets and reported per task (`--escalate`). Exit 1 when a generative question is left
     undecided."""
+    from apb.acp.english.generated import attach_domains
     from apb.acp.importer import require_gold
     from apb.acp.oracle import AGENTS, agent_answer
     from apb.acp.question_files import read_questions
@@ -171,6 +172,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
         raise ACPError(f"--out {target}: cannot write there: {error.strerror or error}") from None
     if args.budget is not None:
         questions = [replace(q, budget=args.budget) for q in questions]
+    if args.agent == "solver":  # English-only records apb wrote: read with the wording of their domain
+        questions = attach_domains(questions, [_domain_of(source, args.description) for source in args.domain or []])
     undecided = []
     with handle:
         for q in questions:
@@ -189,6 +192,15 @@ def cmd_answer(args: argparse.Namespace) -> int:
     if undecided and args.agent == "solver" and args.escalate:
         _budget_report(undecided, args.escalate)
     return EXIT_NEGATIVE if missing else EXIT_OK
+
+
+def _domain_of(source: str, description: str) -> tuple[str, str, str | None]:
+    """(PDDL text, description, domain file) of a --domain (bundled name, dataset folder or problem file)."""
+    from apb.acp.generate import resolve_dataset
+
+    dataset = resolve_dataset(source)
+    file = dataset.domain_file
+    return dataset.domain_text(), description, str(file) if file else None
 
 
 def _budget_report(undecided: list, steps: int) -> None:
@@ -304,6 +316,13 @@ def add_parsers(commands) -> None:
     a.add_argument("--escalate", type=non_negative_int, default=2,
                    help="solver: ask undecided questions again at --budget x 4, x 16, ... (this many steps; 0: "
                         "never) and report per task which budget decides them (default 2)")
+    a.add_argument("--domain", action="append", metavar="SOURCE",
+                   help="solver: a domain whose apb wording the English-only bool/MCQ records may be in (bundled "
+                        "name or dataset folder, as given to apb acp generate; repeatable). The domains of the "
+                        "files' generative records are tried too")
+    a.add_argument("--description", default="curated",
+                   help="solver: the NL templates --domain's records were worded with (apb acp generate's "
+                        "--description; default curated)")
     a.set_defaults(func=cmd_answer)
 
     u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold "

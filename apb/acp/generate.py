@@ -98,7 +98,7 @@ class Generator:
             self.stats.problems.append(entry.id)
             rng = random.Random(question_id(self.seed, "states", entry.id))
             added = [Situation(info, state, origin) for state, origin in
-                     sample_states(task, space, rng, STATES_PER_PROBLEM)]
+                     sample_states(task, space, rng, STATES_PER_PROBLEM, info.plans)]
             if not added:
                 continue
             self.situations.extend(added)

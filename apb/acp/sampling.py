@@ -36,25 +36,33 @@ def _optimal_states(task: Task, space: StateSpace, node: int) -> list[State] | N
     return states
 
 
-def _planned_states(task: Task) -> tuple[list[State], str]:
-    """States along an optimal plan (A*), else along a greedy plan, within the planning budget."""
+def _planned_states(task: Task, plans: dict | None = None) -> tuple[list[State], str]:
+    """States along an optimal plan (A*), else along a greedy plan (h_FF with preferred operators), within the
+    planning budget; `plans` (when given) gets the rest of the plan from each of them."""
     result = solve(task, "astar", timeout=None, max_nodes=PLAN_NODES)
     origin = "optimal"
     if not result.solved:
-        result = solve(task, "gbfs", timeout=None, max_nodes=PLAN_NODES)
+        result = solve(task, "gbfs", timeout=None, max_nodes=PLAN_NODES, preferred=True)
         origin = "non-optimal"
     states = [task.initial_state]
     for action in result.plan or []:
         states.append(task.apply(states[-1], action))
+    if plans is not None and result.solved:
+        steps = [str(a) for a in result.plan]
+        for i, state in enumerate(states):
+            plans.setdefault(state, steps[i:])
     return states, origin
 
 
-def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int) -> list[tuple[State, str]]:
-    """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`."""
+def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int, plans: dict | None = None
+                  ) -> list[tuple[State, str]]:
+    """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`. Beyond the
+    enumerated space the states along the plan found from the initial state are sampled, and `plans` (when given)
+    gets the rest of that plan from each of them."""
     found: dict[State, str] = {}
     optimal, origin = _optimal_states(task, space, 0), "optimal"
     if not optimal and not space.complete:
-        optimal, origin = _planned_states(task)
+        optimal, origin = _planned_states(task, plans)
     for state in optimal or []:
         found.setdefault(state, origin)
     for _ in range(2):

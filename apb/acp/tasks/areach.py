@@ -31,6 +31,7 @@ from apb.acp.tasks.reachability import (
     listed_or_none,
     none_check,
     reachable_actions,
+    state_h2,
     unreachable_actions,
     unsolvable,
 )
@@ -45,13 +46,16 @@ from apb.acp.truth import (
 
 WALKS, WALK_LENGTH = 3000, 300  # seeded random walks that look for the official grounding's actions applying
 SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drops, when there are too many to list
+GOLD_SCAN = 100  # actions grounding drops that a generative gold lists when there are too many to classify
 
 
 def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     task, prover = sit.task, sit.prover
     universe = action_universe(task)
     if fmt == "gen":
-        if universe is None or not prover.exhaustive:
+        if not prover.exhaustive:
+            return _beyond(sit, universe)
+        if universe is None:
             return None
         found = unreachable_actions(prover, universe)
         proof = {"method": "classification", "ungrounded": sorted(a for a, m in found.items() if m == "ungrounded"),
@@ -90,6 +94,31 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
         proofs.append({"action": action, "reachable": False, "proof": wrong.proof})
     options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]])
     return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
+
+
+def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
+    """A generative question beyond the enumerated space: the gold lists the actions grounding drops, those the
+    delete relaxation rules out and those of the official grounding whose preconditions h^2 (from the state) proves
+    never hold together (no "None" gold here); where the actions are too many to list, the h^2 ones and the first
+    bindings grounding drops in the solver's scan order."""
+    prover = sit.prover
+    if universe is None:
+        grounded = grounded_actions(sit.task)
+        scan = itertools.islice(bindings(sit.task, action_schemas(sit.task)), SCAN_LIMIT)
+        found = dict.fromkeys(itertools.islice((a for a in scan if a not in grounded), GOLD_SCAN), "ungrounded")
+    else:
+        found = dict(unreachable_actions(prover, universe))
+    h2 = state_h2(sit)
+    reachable = reachable_actions(prover)
+    for text, action in official_grounding(prover).items() if h2 is not None else ():
+        if text not in found and text not in reachable and any(
+                not h2.pair(p, r) for p, r in itertools.combinations_with_replacement(action.pre, 2)):
+            found[text] = "h2"
+    if not found:
+        return None
+    proof = {"method": "classification", "complete": False,
+             **{how: sorted(a for a, m in found.items() if m == how) for how in ("ungrounded", "relaxed", "h2")}}
+    return sit.question("areach", "gen", {}, sorted(found), {"unreachable": sorted(found)}, proof)
 
 
 def solve(q: Question):

@@ -8,18 +8,15 @@ space (breadth-first, exact for unit costs) or by optimal A*.
 
 from __future__ import annotations
 
-import copy
 import math
-import weakref
 
 from apb.acp.space import replay
-from apb.acp.tasks.common import Situation
+from apb.acp.tasks.common import Situation, task_at
 from apb.engine import State, Task
 from apb.planners import solve
 
 ASTAR_NODES = 5000  # expansions per successor; beyond that the nexta question is not generated
 PATIENT_NODES = 100_000  # expansions per successor when answering or auditing a given question (no time limit)
-_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 
 
 def goal_atoms(task: Task) -> set[str]:
@@ -90,11 +87,7 @@ def backchained_landmarks(task: Task, state: State) -> set[str]:
 def astar_distance(task: Task, state: State, nodes: int = ASTAR_NODES) -> float | None:
     """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget of `nodes` expansions runs
     out (never a time limit: the same question gets the same answer under any load)."""
-    view = _VIEWS.get(task)
-    if view is None:
-        view = _VIEWS[task] = copy.copy(task)  # shares the grounding; only the initial state differs
-    view.initial_state = state
-    result = solve(view, "astar", timeout=None, max_nodes=nodes)
+    result = solve(task_at(task, state), "astar", timeout=None, max_nodes=nodes)
     if result.solved:
         return sum(task.cost(a) for a in result.plan)
     return math.inf if result.status == "unsolvable" else None

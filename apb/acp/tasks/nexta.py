@@ -17,6 +17,7 @@ from apb.acp.space import DEFAULT_BUDGET
 from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import Situation, question_situation
 from apb.acp.tasks.goals import astar_distance, optimal_actions, successor_distances
+from apb.acp.tasks.plans import states_along
 from apb.acp.truth import (
     Check,
     canonical_action,
@@ -30,10 +31,16 @@ NEXTA_NODES = 200_000  # expansions of the optimal A* whose plan's first action 
 # unknown, at the default budget (times budget / DEFAULT_BUDGET at a larger one: `apb acp answer --escalate`)
 
 
+NEAR_GOAL = 6  # beyond the enumerated space: questions at most this many steps before the end of a plan
+
+
 def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     if fmt != "gen":
         return None
     found = successor_distances(sit)
+    if found is None and not sit.prover.exhaustive:
+        sit = _near_goal(sit, rng)
+        found = None if sit is None else successor_distances(sit)
     if found is None:
         return None
     here, values, method = found
@@ -46,6 +53,21 @@ def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
     opt = str(int(here)) if float(here).is_integer() else str(here)  # the release writes opt as a string
     return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "maybe": [], "opt": opt},
                         {"yes": yes, "no": no, "opt": here, "h": h}, proof)
+
+
+def _near_goal(sit: Situation, rng: random.Random) -> Situation | None:
+    """Where h* of the state's successors is beyond A*'s budget: a state on the state's plan (greedy search's,
+    `Situation.plan`) 1 to NEAR_GOAL steps before its end, whose successors' h* A* decides (the release samples its
+    states along plans too)."""
+    plan = sit.plan()
+    if not plan:
+        return None
+    back = rng.randint(1, min(NEAR_GOAL, len(plan)))
+    key = ("near-goal", back)
+    if key not in sit.cache:
+        state = states_along(sit.task, sit.state, plan[:len(plan) - back])[-1]
+        sit.cache[key] = Situation(sit.info, state, sit.origin)
+    return sit.cache[key]
 
 
 def solve(q: Question):
