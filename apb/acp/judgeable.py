@@ -1,11 +1,13 @@
 """Which generated records ACPBench's own code can score.
 
 The release's generative evaluators read a record's `PDDL_domain` and `PDDL_problem` (lower-cased) with tarski's
-PDDL reader, errors raised, and ground the problem by relaxed reachability (tarski's LP grounding, with clingo);
-where the reader refuses the domain (tarski does not parse every domain apb loads: Storage's types, for one) or the
-grounding fails on the question's state, every answer to the record is scored wrong, or the scorer stops. This module
-runs the same two steps (tarski's own API, as the `acp-official` extra installs it) on each generative record and
-says why a record cannot be scored. Bool and MCQ records are scored on the response's text alone and are always
+PDDL reader, errors raised, ground the problem by relaxed reachability (tarski's LP grounding, with clingo) and
+build a STRIPS view of it (the :init and goal atoms among the grounded ones, each grounded action as a plain
+operator); where the reader refuses the domain (tarski does not parse every domain apb loads: Storage's types, for
+one), the grounding fails on the question's state (no action relaxed-reachable) or the STRIPS view fails (numeric
+fluents in the :init, as in Nomystery's), every answer to the record is scored wrong, or the scorer stops. This
+module takes the same steps (tarski's own API, as the `acp-official` extra installs it) on each generative record
+and says why a record cannot be scored. Bool and MCQ records are scored on the response's text alone and are always
 judgeable. Without the extra nothing is checked: `available()` says what is missing.
 """
 
@@ -59,6 +61,8 @@ def record_problem(domain_pddl: str, problem_pddl: str) -> str | None:
         return refused
     from tarski.grounding.lp_grounding import LPGroundingStrategy
     from tarski.io import PDDLReader
+    from tarski.syntax import Atom
+    from tarski.syntax.transform.action_grounding import ground_schema_into_plain_operator_from_grounding
 
     with tempfile.TemporaryDirectory() as folder:
         domain, problem = Path(folder) / "domain.pddl", Path(folder) / "problem.pddl"
@@ -70,12 +74,21 @@ def record_problem(domain_pddl: str, problem_pddl: str) -> str | None:
             parsed = reader.parse_instance(str(problem))
         except Exception as error:
             return f"ACPBench's PDDL reader (tarski) refuses the problem: {_first_line(error)}"
+        stage = "grounding (tarski, relaxed reachability) fails on the state"
         try:
             grounder = LPGroundingStrategy(parsed, include_variable_inequalities=True)
-            grounder.ground_actions()
-            grounder.ground_state_variables()
+            groundings = grounder.ground_actions()
+            fluents = {variable.to_atom() for variable in grounder.ground_state_variables().objects}
+            stage = "STRIPS view of the grounded problem fails on the state (its :init, goal or an action)"
+            [atom for atom in parsed.init.as_atoms() if atom in fluents]  # numeric fluents fail here
+            if not isinstance(parsed.goal, Atom):
+                [atom for atom in parsed.goal.subformulas if atom in fluents]
+            for name, bindings in groundings.items():
+                schema = parsed.get_action(name)
+                for binding in bindings:
+                    ground_schema_into_plain_operator_from_grounding(schema, binding)
         except Exception as error:
-            return f"ACPBench's grounding (tarski, relaxed reachability) fails on the state: {_first_line(error)}"
+            return f"ACPBench's {stage}: {_first_line(error)}"
     return None
 
 
