@@ -5,10 +5,13 @@ PDDL reader, errors raised, ground the problem by relaxed reachability (tarski's
 build a STRIPS view of it (the :init and goal atoms among the grounded ones, each grounded action as a plain
 operator); where the reader refuses the domain (tarski does not parse every domain apb loads: Storage's types, for
 one), the grounding fails on the question's state (no action relaxed-reachable) or the STRIPS view fails (numeric
-fluents in the :init, as in Nomystery's), every answer to the record is scored wrong, or the scorer stops. This
-module takes the same steps (tarski's own API, as the `acp-official` extra installs it) on each generative record
-and says why a record cannot be scored. Bool and MCQ records are scored on the response's text alone and are always
-judgeable. Without the extra nothing is checked: `available()` says what is missing.
+fluents in the :init, as in Nomystery's and every domain with action costs), the evaluators that need tarski cannot
+score: just (every answer is checked as a plan with tarski: each is scored wrong), areach (an answer outside the
+gold's list is grounded with tarski: the scorer stops) and nexta (an answer in the gold's `maybe` list; apb's is
+empty). The other tasks compare answers with the gold's lists (reach asks a planner, not tarski), and bool and MCQ
+records are scored on the response's text alone: they are always judgeable. This module takes the same steps
+(tarski's own API, as the `acp-official` extra installs it) on each record of those tasks and says why one cannot
+be scored. Without the extra nothing is checked: `available()` says what is missing.
 """
 
 from __future__ import annotations
@@ -92,13 +95,24 @@ def record_problem(domain_pddl: str, problem_pddl: str) -> str | None:
     return None
 
 
+NEEDS_TARSKI = {"just": "its plan check", "areach": "its check of an answer outside the gold's list",
+                "nexta": "its check of a 'maybe' answer"}
+
+
+def needs_tarski(q: Question) -> bool:
+    """Whether ACPBench's evaluator of this record reads its PDDL with tarski."""
+    if q.format != "gen" or q.task not in NEEDS_TARSKI:
+        return False
+    return q.task != "nexta" or bool(isinstance(q.answer, dict) and q.answer.get("maybe"))
+
+
 def unjudgeable(questions: list[Question]) -> dict[int, str]:
-    """{question id: why ACPBench's code cannot score it} for the generative records it cannot score."""
+    """{question id: why ACPBench's code cannot score it} for the records it cannot score."""
     found = {}
     for q in questions:
-        if q.format != "gen":
+        if not needs_tarski(q):
             continue
         reason = record_problem(q.domain_pddl, q.problem_pddl)
         if reason is not None:
-            found[q.id] = reason
+            found[q.id] = f"{NEEDS_TARSKI[q.task]} needs tarski: {reason}"
     return found
