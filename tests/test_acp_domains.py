@@ -95,3 +95,26 @@ def test_a_context_in_another_wording_is_not_read_as_apbs():
 
     with pytest.raises(ContextError):
         read_generated_context(dom, "This is a ferry domain. There are 2 cars. Currently, the ferry is empty.")
+
+
+def test_apb_acp_answer_reads_a_bool_file_alone_with_domain(childsnack, tmp_path):
+    """A bool file without the generative records beside it: `--domain` names the domain its English is in."""
+    import json
+    import shutil
+
+    from apb.cli import main
+
+    _, _, out = childsnack
+    alone = tmp_path / "app"
+    alone.mkdir()
+    shutil.copy(out / "acpbench" / "app" / "test.bool.json", alone / "test.bool.json")
+    records = json.loads((alone / "test.bool.json").read_text())
+    for record in records:
+        del record["answer"]  # a held-out file
+    (alone / "test.bool.json").write_text(json.dumps(records))
+    target = tmp_path / "answers.jsonl"
+    args = ["acp", "answer", str(alone / "test.bool.json"), "--agent", "solver", "--out", str(target)]
+    assert main(args + ["--domain", str(IPC / "childsnack-opt14-strips")]) == 0
+    assert len(target.read_text().splitlines()) == len(records)
+    assert main(args) == 0  # without it the English is read by no reader: nothing is answered
+    assert target.read_text() == ""
