@@ -114,7 +114,7 @@ def test_apb_acp_answer_reads_a_bool_file_alone_with_domain(childsnack, tmp_path
     (alone / "test.bool.json").write_text(json.dumps(records))
     target = tmp_path / "answers.jsonl"
     args = ["acp", "answer", str(alone / "test.bool.json"), "--agent", "solver", "--out", str(target)]
-    assert main(args + ["--domain", str(IPC / "childsnack-opt14-strips")]) == 0
+    assert main([*args, "--domain", str(IPC / "childsnack-opt14-strips")]) == 0
     assert len(target.read_text().splitlines()) == len(records)
     assert main(args) == 0  # without it the English is read by no reader: nothing is answered
     assert target.read_text() == ""
