@@ -17,7 +17,6 @@ judgement), and the seconds generation and answering take.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -34,21 +33,13 @@ from apb.acp.records import TASKS, group_name, task_formats
 from apb.acp.solver import solve_question
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from acp_solver import official_code  # noqa: E402 - ACPBench's released scorer (tests/acp_official.py)
+
 IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
 DOMAINS = ("barman-opt11-strips", "childsnack-opt14-strips", "elevators-opt08-strips", "nomystery-opt11-strips",
            "parking-opt11-strips", "pegsol-opt11-strips", "pipesworld-notankage", "scanalyzer-opt11-strips", "tpp",
            "transport-opt08-strips", "woodworking-opt08-strips", "storage")
-
-
-def official_code():
-    """tests/acp_official.py (ACPBench's released scorer), or exit with what is missing."""
-    spec = importlib.util.spec_from_file_location("acp_official", ROOT / "tests" / "acp_official.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    missing = module.available()
-    if missing:
-        sys.exit(f"--official-code: ACPBench's evaluation code cannot run here ({missing})")
-    return module
 
 
 def tarski_reads(oracle, record: dict) -> bool:
