@@ -9,14 +9,14 @@ Domains are folders of ../shared/reference/ipc-classical (default: the twelve be
 Prints one row per domain: the fewest records of any task and form (every one of the 22 is counted), the records,
 how many the solver answers (bool, MCQ and generative, read from the English apb wrote for bool/MCQ), how many
 answers apb's official scorer accepts, how many ACPBench's code can judge and accepts (its parser or grounding
-fails on some domains and states: those answers are not judgeable), and the seconds generation and answering take.
+fails on some domains and states, or its tarski model of the problem cannot be built: a rejection then is not a
+judgement), and the seconds generation and answering take.
 `--list` names every unanswered record and every rejected answer.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -33,21 +33,26 @@ from apb.acp.records import TASKS, group_name, task_formats
 from apb.acp.solver import solve_question
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from acp_solver import official_code  # noqa: E402 - ACPBench's released scorer (tests/acp_official.py)
+
 IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
 DOMAINS = ("barman-opt11-strips", "childsnack-opt14-strips", "elevators-opt08-strips", "nomystery-opt11-strips",
            "parking-opt11-strips", "pegsol-opt11-strips", "pipesworld-notankage", "scanalyzer-opt11-strips", "tpp",
            "transport-opt08-strips", "woodworking-opt08-strips", "storage")
 
 
-def official_code():
-    """tests/acp_official.py (ACPBench's released scorer), or exit with what is missing."""
-    spec = importlib.util.spec_from_file_location("acp_official", ROOT / "tests" / "acp_official.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    missing = module.available()
-    if missing:
-        sys.exit(f"--official-code: ACPBench's evaluation code cannot run here ({missing})")
-    return module
+def tarski_reads(oracle, record: dict) -> bool:
+    """Whether the official code's tarski model of a generative record's problem can be built (its just and areach
+    checks score every answer wrong when it cannot: `utils.tarski_utils.get_tarski_problem` returns None)."""
+    import contextlib
+    import io
+
+    oracle._modules()
+    from utils.tarski_utils import get_tarski_problem
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return get_tarski_problem(record["PDDL_domain"].lower(), record["PDDL_problem"].lower()) is not None
 
 
 def run_domain(name: str, count: int, out: Path, oracle, listed: list) -> dict:
@@ -86,6 +91,10 @@ def run_domain(name: str, count: int, out: Path, oracle, listed: list) -> dict:
                 counts["unjudgeable"] += 1
                 listed.append((name, q.group, q.id, "official code cannot judge", f"{type(error).__name__}: "
                                f"{str(error)[:100]}"))
+                continue
+            if not ok and q.format == "gen" and not tarski_reads(oracle, records[q.id]):
+                counts["unjudgeable"] += 1  # its tarski model of the problem (tl.STRIPS) cannot be built
+                listed.append((name, q.group, q.id, "official code cannot judge", "tarski cannot build the problem"))
                 continue
             counts["judged"] += 1
             counts["official"] += bool(ok)

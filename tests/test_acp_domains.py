@@ -16,6 +16,7 @@ from apb.acp.question_files import read_questions, write_questions
 from apb.acp.records import TASKS, group_name, task_formats
 from apb.acp.solver import solve_question
 from apb.acp.tasks import TASKS as REGISTRY
+from apb.acp.truth import question_task
 from apb.engine import load_domain
 from apb.nl.rules import rule_data
 
@@ -61,10 +62,11 @@ def test_the_solver_answers_apbs_own_files_from_their_english(childsnack):
 def test_contexts_read_back_to_the_questions_state_and_goal(childsnack):
     questions, _, _out = childsnack
     dom = generated_domain(questions[0].domain_pddl)
-    for q in [q for q in questions if q.format != "gen"][:12]:
+    for q in [q for q in questions if q.format != "gen"]:
         reading = read_generated_context(dom, q.context)
-        assert sorted(reading.init) == sorted(q.state), q.id
-        assert sorted(reading.goal) == sorted(q.goal)
+        task, state = question_task(q)
+        assert set(reading.init) == task.facts(state) | set(task.static_facts), q.id
+        assert sorted(reading.goal) == (sorted(q.goal) if "The goal is" in q.context else [])
 
 
 def test_actions_that_name_the_same_objects_are_told_apart_by_their_words(childsnack):
@@ -93,3 +95,26 @@ def test_a_context_in_another_wording_is_not_read_as_apbs():
 
     with pytest.raises(ContextError):
         read_generated_context(dom, "This is a ferry domain. There are 2 cars. Currently, the ferry is empty.")
+
+
+def test_apb_acp_answer_reads_a_bool_file_alone_with_domain(childsnack, tmp_path):
+    """A bool file without the generative records beside it: `--domain` names the domain its English is in."""
+    import json
+    import shutil
+
+    from apb.cli import main
+
+    _, _, out = childsnack
+    alone = tmp_path / "app"
+    alone.mkdir()
+    shutil.copy(out / "acpbench" / "app" / "test.bool.json", alone / "test.bool.json")
+    records = json.loads((alone / "test.bool.json").read_text())
+    for record in records:
+        del record["answer"]  # a held-out file
+    (alone / "test.bool.json").write_text(json.dumps(records))
+    target = tmp_path / "answers.jsonl"
+    args = ["acp", "answer", str(alone / "test.bool.json"), "--agent", "solver", "--out", str(target)]
+    assert main([*args, "--domain", str(IPC / "childsnack-opt14-strips")]) == 0
+    assert len(target.read_text().splitlines()) == len(records)
+    assert main(args) == 0  # without it the English is read by no reader: nothing is answered
+    assert target.read_text() == ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -31,6 +32,9 @@ from apb.nl.sources import load_templates
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
+_SAMPLED: dict[tuple, tuple] = {}  # (domain, problem, seed, budget) -> (ProblemInfo, situations), per process
+_SAMPLED_LOCKS: dict[tuple, threading.Lock] = {}
+_SAMPLED_LOCK = threading.Lock()
 
 
 @dataclass
@@ -88,22 +92,36 @@ class Generator:
         """Adds the situations of the next problem that loads; False when there are no problems left."""
         for entry in self._entries:
             try:
-                task = self.dataset.task(entry.id)
+                info, added = self._sampled(entry)
             except PDDLError as error:
                 self.stats.skipped.append(f"{entry.id}: {error}")
                 continue
-            space = StateSpace(task, task.initial_state, self.budget)
-            info = ProblemInfo(self.dataset.name, entry.id, task, space, self._domain_pddl)
             self._infos[entry.id] = info
             self.stats.problems.append(entry.id)
-            rng = random.Random(question_id(self.seed, "states", entry.id))
-            added = [Situation(info, state, origin) for state, origin in
-                     sample_states(task, space, rng, STATES_PER_PROBLEM, info.plans)]
             if not added:
                 continue
             self.situations.extend(added)
             return True
         return False
+
+    def _sampled(self, entry) -> tuple[ProblemInfo, list[Situation]]:
+        """A problem's state space and sampled situations, computed once per process for the task items running
+        side by side (they depend only on the problem, the seed and the budget, so sharing them changes nothing but
+        the time: large domains' plans and spaces are the bulk of it)."""
+        key = (self._domain_pddl, str(entry.path), entry.id, self.seed, self.budget)
+        with _SAMPLED_LOCK:
+            lock = _SAMPLED_LOCKS.setdefault(key, threading.Lock())
+        with lock:
+            if key not in _SAMPLED:
+                task = self.dataset.task(entry.id)
+                space = StateSpace(task, task.initial_state, self.budget)
+                info = ProblemInfo(self.dataset.name, entry.id, task, space, self._domain_pddl)
+                rng = random.Random(question_id(self.seed, "states", entry.id))
+                if len(_SAMPLED) >= 64:
+                    _SAMPLED.clear()
+                _SAMPLED[key] = info, [Situation(info, state, origin) for state, origin in
+                                       sample_states(task, space, rng, STATES_PER_PROBLEM, info.plans)]
+            return _SAMPLED[key]
 
     def one(self, task: str, fmt: str, number: int, seen: set[int]) -> Question | None:
         """The `number`-th question of a group: tries situations in a seeded order until one fits."""

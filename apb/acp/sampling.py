@@ -12,6 +12,7 @@ from apb.engine import State, Task
 from apb.planners import solve
 
 ROLLOUT_STEPS = 12
+ASTAR_PLAN_NODES = 5000  # expansions of A* for an optimal plan to sample along (LM-cut in Python: slow per node)
 PLAN_NODES = 20000  # expansions of the plan whose states are sampled when the space is too big (no time limit)
 
 
@@ -39,7 +40,7 @@ def _optimal_states(task: Task, space: StateSpace, node: int) -> list[State] | N
 def _planned_states(task: Task, plans: dict | None = None) -> tuple[list[State], str]:
     """States along an optimal plan (A*), else along a greedy plan (h_FF with preferred operators), within the
     planning budget; `plans` (when given) gets the rest of the plan from each of them."""
-    result = solve(task, "astar", timeout=None, max_nodes=PLAN_NODES)
+    result = solve(task, "astar", timeout=None, max_nodes=ASTAR_PLAN_NODES)
     origin = "optimal"
     if not result.solved:
         result = solve(task, "gbfs", timeout=None, max_nodes=PLAN_NODES, preferred=True)

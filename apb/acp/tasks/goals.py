@@ -24,9 +24,10 @@ def goal_atoms(task: Task) -> set[str]:
     return {str(lit) for lit in task.goal if lit.positive}
 
 
-def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
+def classify_landmarks(sit: Situation, h2: bool = True) -> tuple[dict, dict, bool] | None:
     """(landmarks {atom: proof}, non-landmarks {atom: proof}, all decided) for the facts false in the state;
-    None when there is no plan from the state (or none within the budget)."""
+    None when there is no plan from the state (or none within the budget). `h2`: also the h^m landmark test (one
+    h^2 computation per fact: generation leaves it out, answering a given question uses it)."""
     if "landmarks" in sit.cache:
         return sit.cache["landmarks"]
     plan = sit.plan()
@@ -46,7 +47,7 @@ def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
             if not along >> i & 1:
                 no[atom] = shared
                 continue
-            verdict = sit.prover.landmark(atom, plan)
+            verdict = sit.prover.landmark(atom, plan, h2)
             if verdict.value is None:
                 decided = False
             else:

@@ -40,7 +40,7 @@ LAND_NODES = 200_000  # expansions of the greedy searches that find witness plan
 
 
 def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
-    found = classify_landmarks(sit)
+    found = classify_landmarks(sit, h2=False)
     if found is None:
         return None
     yes, no, decided = found

@@ -37,10 +37,11 @@ NEAR_GOAL = 6  # beyond the enumerated space: questions at most this many steps 
 def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     if fmt != "gen":
         return None
-    found = successor_distances(sit)
-    if found is None and not sit.prover.exhaustive:
+    if not sit.prover.exhaustive:  # beyond the enumerated space: near the end of the state's plan
         sit = _near_goal(sit, rng)
-        found = None if sit is None else successor_distances(sit)
+        if sit is None:
+            return None
+    found = successor_distances(sit)
     if found is None:
         return None
     here, values, method = found
@@ -56,9 +57,9 @@ def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
 
 
 def _near_goal(sit: Situation, rng: random.Random) -> Situation | None:
-    """Where h* of the state's successors is beyond A*'s budget: a state on the state's plan (greedy search's,
-    `Situation.plan`) 1 to NEAR_GOAL steps before its end, whose successors' h* A* decides (the release samples its
-    states along plans too)."""
+    """Beyond the enumerated space, where A* rarely decides h* of every successor of a state far from the goal: a
+    state on the state's plan (`Situation.plan`) 1 to NEAR_GOAL steps before its end (the release samples its states
+    along plans too)."""
     plan = sit.plan()
     if not plan:
         return None
