@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from apb.acp.records import Question
+from apb.acp.tasks import TASKS
 
 EXTRA = "apb[acp-official]"
 
@@ -95,24 +96,15 @@ def record_problem(domain_pddl: str, problem_pddl: str) -> str | None:
     return None
 
 
-NEEDS_TARSKI = {"just": "its plan check", "areach": "its check of an answer outside the gold's list",
-                "nexta": "its check of a 'maybe' answer"}
-
-
-def needs_tarski(q: Question) -> bool:
-    """Whether ACPBench's evaluator of this record reads its PDDL with tarski."""
-    if q.format != "gen" or q.task not in NEEDS_TARSKI:
-        return False
-    return q.task != "nexta" or bool(isinstance(q.answer, dict) and q.answer.get("maybe"))
-
-
 def unjudgeable(questions: list[Question]) -> dict[int, str]:
-    """{question id: why ACPBench's code cannot score it} for the records it cannot score."""
+    """{question id: why ACPBench's code cannot score it} for the records it cannot score: generative records whose
+    evaluator reads the PDDL with tarski (each task's `tarski_check`) where tarski cannot read or ground it."""
     found = {}
     for q in questions:
-        if not needs_tarski(q):
+        needs = TASKS[q.task].tarski_check(q) if q.format == "gen" else None
+        if needs is None:
             continue
         reason = record_problem(q.domain_pddl, q.problem_pddl)
         if reason is not None:
-            found[q.id] = f"{NEEDS_TARSKI[q.task]} needs tarski: {reason}"
+            found[q.id] = f"{needs} needs tarski: {reason}"
     return found
