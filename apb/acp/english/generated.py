@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache
 
-from apb.acp.english.context import Reading, segmentations
+from apb.acp.english.context import Reading
 from apb.acp.english.domains import Domain
 from apb.acp.english.phrases import NAME, ContextError, Template, normal_space, split_list
 from apb.acp.records import Question
@@ -213,17 +213,37 @@ def read_typed(dom: Domain, templates: list[Template], text: str, objects: dict[
     return list(next(iter(found))) if len(found) == 1 else None
 
 
+MAX_PIECES = 12  # separators (", ", " and ") one atom's own English may hold
+
+
 def _atom_list(dom: Domain, templates: list[Template], text: str, objects: dict[str, str] | None) -> list[str]:
-    """The atoms of a list "f1, f2 and f3" ("nothing is the case" when empty): its one reading."""
+    """The atoms of a list "f1, f2 and f3" ("nothing is the case" when empty): its one reading (ContextError when
+    there is none or more than one). Cut at its separators from the end (an atom's own words may hold one), so a
+    state of thousands of facts reads in one pass."""
     text = normal_space(text).rstrip(".")
     if not text or text == "nothing is the case":
         return []
     pieces = re.split(r"(,\s+and\s+|,\s+|\s+and\s+)", text)
-    ways = segmentations(pieces[0::2], pieces[1::2], lambda s: read_typed(dom, templates, s, objects), limit=2)
-    found = {tuple(sorted(f for part in way for f in part)) for way in ways}
-    if len(found) != 1:
-        raise ContextError(f"{dom.name}: {'cannot read' if not found else 'ambiguous'} atoms {text[:100]!r}")
-    return list(next(iter(found)))
+    words, seps = pieces[0::2], pieces[1::2]
+    n = len(words)
+    ways = [0] * n + [1]  # readings of words[i:], counted up to 2
+    first: list = [None] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        for j in range(i + 1, min(n, i + MAX_PIECES) + 1):
+            if not ways[j]:
+                continue
+            read = read_typed(dom, templates, words[i] + "".join(seps[k] + words[k + 1] for k in range(i, j - 1)),
+                              objects)
+            if read is not None:
+                ways[i] = min(2, ways[i] + ways[j])
+                first[i] = first[i] or (read, j)
+    if ways[0] != 1:
+        raise ContextError(f"{dom.name}: {'cannot read' if not ways[0] else 'ambiguous'} atoms {text[:100]!r}")
+    out, i = [], 0
+    while i < n:
+        read, i = first[i]
+        out += read
+    return sorted(set(out))
 
 
 _GROUP = re.compile(r"(?:(\d+)|an?)\s+([^();]+?)\s+\(([^()]*)\)")
