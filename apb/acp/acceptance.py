@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from apb.acp.english import ContextError
+from apb.acp.english.generated import reader_of
 from apb.acp.english.questions import read_question_readings
 from apb.acp.official import official_verdict
 from apb.acp.proofs import Verdict, check_proof
@@ -79,7 +80,7 @@ def _bool_outcome(q: Question, text: str, official: str, spec) -> Outcome:
     if said not in ("yes", "no"):
         return Outcome("rejected", official)
     try:
-        readings = [q] if q.domain_pddl and q.problem_pddl else (read_question_readings(q) or [])
+        readings = [q] if q.domain_pddl and q.problem_pddl else (read_question_readings(q, reader_of(q)) or [])
     except ContextError:
         readings = []
     proofs = []

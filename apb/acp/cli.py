@@ -49,14 +49,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     tasks, formats = _names(args.tasks, TASKS, "task"), _names(args.formats, FORMATS, "format")
     settings = {"dataset": args.dataset, "tasks": tasks, "formats": formats, "count": args.count, "seed": args.seed,
-                "view": args.view, "description": args.description, "budget": args.budget}
+                "view": args.view, "description": args.description, "budget": args.budget,
+                "official_only": args.official_only}
     folder = {"kind": "acp-questions", "settings": settings, "resumable": False, **set_overwrite_options(args)}
     prepare_run_dir(args.out, create=False, **folder)
     # the lock is held while generating: a second generate into the same folder is refused at once
     with open_run_dir(args.out, **folder):
         questions, stats = generate(args.dataset, tasks=tasks, formats=formats, count=args.count, seed=args.seed,
                                     view=args.view, description=args.description, budget=args.budget,
-                                    executor=args.executor, concurrency=args.concurrency)
+                                    executor=args.executor, concurrency=args.concurrency,
+                                    time_limit=args.time_limit or None, official_only=args.official_only)
         paths = write_questions(questions, args.out)
     table = Table("task", "seconds", "questions")
     for task, seconds in stats.seconds.items():
@@ -70,7 +72,29 @@ def cmd_generate(args: argparse.Namespace) -> int:
                   "is decided within the budget)")
     for skipped in stats.skipped:
         err.print(f"[yellow]skipped[/yellow] {escape(skipped)}")
-    return EXIT_OK
+    _report_official(stats, questions)
+    for group, made in stats.timed_out.items():
+        err.print(f"[red]error[/red]: {group} stopped by the --time-limit safety net after {made} question(s): this "
+                  "file is not the one these settings give; raise --time-limit (or lower --budget) and run again")
+    return EXIT_NEGATIVE if stats.timed_out else EXIT_OK
+
+
+def _report_official(stats, questions) -> None:
+    """Which generative records ACPBench's own code cannot score (needs the acp-official extra), by group."""
+    if stats.official_check is not None:
+        err.print(f"[yellow]note[/yellow]: not checked whether ACPBench's code can score the generative records "
+                  f"({escape(stats.official_check)})")
+        return
+    if stats.left_out:
+        err.print(f"[yellow]note[/yellow]: {stats.left_out} generative record(s) ACPBench's code cannot score left out "
+                  "(--official-only)")
+    groups = {str(q.id): q.group for q in questions}
+    by_reason: dict[tuple[str, str], int] = {}
+    for qid, why in stats.unjudgeable.items():
+        key = (groups.get(qid, "left out"), why)
+        by_reason[key] = by_reason.get(key, 0) + 1
+    for (group, why), n in sorted(by_reason.items()):
+        err.print(f"[yellow]note[/yellow]: {group}: {n} record(s) ACPBench's code cannot score: {escape(why)}")
 
 
 def _group_prefix(task: str) -> str:
@@ -128,6 +152,7 @@ def cmd_answer(args: argparse.Namespace) -> int:
     records, without reading the gold (a held-out file without `answer` is answered too). Undecided questions are
     asked again at larger budgets and reported per task (`--escalate`). Exit 1 when a generative question is left
     undecided."""
+    from apb.acp.english.generated import attach_domains
     from apb.acp.importer import require_gold
     from apb.acp.oracle import AGENTS, agent_answer
     from apb.acp.question_files import read_questions
@@ -147,6 +172,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
         raise ACPError(f"--out {target}: cannot write there: {error.strerror or error}") from None
     if args.budget is not None:
         questions = [replace(q, budget=args.budget) for q in questions]
+    if args.agent == "solver":  # English-only records apb wrote: read with the wording of their domain
+        questions = attach_domains(questions, [_domain_of(source, args.description) for source in args.domain or []])
     undecided = []
     with handle:
         for q in questions:
@@ -165,6 +192,15 @@ def cmd_answer(args: argparse.Namespace) -> int:
     if undecided and args.agent == "solver" and args.escalate:
         _budget_report(undecided, args.escalate)
     return EXIT_NEGATIVE if missing else EXIT_OK
+
+
+def _domain_of(source: str, description: str) -> tuple[str, str, str | None]:
+    """(PDDL text, description, domain file) of a --domain (bundled name, dataset folder or problem file)."""
+    from apb.acp.generate import resolve_dataset
+
+    dataset = resolve_dataset(source)
+    file = dataset.domain_file
+    return dataset.domain_text(), description, str(file) if file else None
 
 
 def _budget_report(undecided: list, steps: int) -> None:
@@ -222,7 +258,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def add_parsers(commands) -> None:
     """Adds `apb acp ...` to the `apb` command (see apb.cli.Commands); `apb acp export` is the integrations'."""
-    from apb.acp.space import DEFAULT_BUDGET
+    from apb.acp.space import DEFAULT_BUDGET, TIME_LIMIT
 
     p = commands.add_parser("acp")
     acp_sub = commands.add_subparsers(p, dest="acp", metavar="ACTION", required=True)
@@ -242,6 +278,11 @@ def add_parsers(commands) -> None:
                    help="states enumerated at most per state space")
     g.add_argument("--concurrency", type=positive_int, default=DEFAULT_CONCURRENCY,
                    help=f"tasks generated at a time (default {DEFAULT_CONCURRENCY}; with --executor ray: Ray workers)")
+    g.add_argument("--official-only", action="store_true",
+                   help="leave out the generative records ACPBench's own code cannot score (needs apb[acp-official])")
+    g.add_argument("--time-limit", type=non_negative_int, default=TIME_LIMIT,
+                   help=f"seconds per task and format, a safety net only: a group it stops is named and the command "
+                        f"exits 1 (default {TIME_LIMIT}; 0: none)")
     add_executor(g, "tasks")
     g.set_defaults(func=cmd_generate)
 
@@ -275,6 +316,13 @@ def add_parsers(commands) -> None:
     a.add_argument("--escalate", type=non_negative_int, default=2,
                    help="solver: ask undecided questions again at --budget x 4, x 16, ... (this many steps; 0: "
                         "never) and report per task which budget decides them (default 2)")
+    a.add_argument("--domain", action="append", metavar="SOURCE",
+                   help="solver: a domain whose apb wording the English-only bool/MCQ records may be in (bundled "
+                        "name or dataset folder, as given to apb acp generate; repeatable). The domains of the "
+                        "files' generative records are tried too")
+    a.add_argument("--description", default="curated",
+                   help="solver: the NL templates --domain's records were worded with (apb acp generate's "
+                        "--description; default curated)")
     a.set_defaults(func=cmd_answer)
 
     u = acp_sub.add_parser("audit", help="check a generative file's gold with the engine; list provably wrong gold "

@@ -50,7 +50,11 @@ def build_messages(q: Question, shots: list[Question], cot: bool) -> list[dict]:
     text = instructions()
 
     def user(question: Question) -> str:
-        how = text["cot"] if cot else text["direct"][question.format]
+        how = text["direct"][question.format]
+        if question.format == "gen":  # what to write, as ACPBench's lm-eval config of the task says
+            how = how.get(question.task, "") + (" " + text["cot"] if cot else "")
+        elif cot:
+            how = text["cot"]
         return text["user"].format(context=question.context, question=question.question, instruction=how)
 
     messages: list[dict[str, Any]] = [{"role": "system", "content": text["system"]}]

@@ -1,13 +1,17 @@
 """Generates ACP questions from a dataset: problems -> state spaces -> sampled states -> the eight tasks -> wording.
 
 Everything random comes from seeded `random.Random` objects derived from (seed, task, format, question number),
-never from the view, so `--view nl` and `--view pddl` give the same questions with the same gold.
+never from the view, so `--view nl` and `--view pddl` give the same questions with the same gold. Every search is
+bounded in states or expansions, never in seconds, so the same settings write the same file under any load; the
+one wall-clock limit (`time_limit` per group, a safety net) stops a group and is reported as such (`stats.timed_out`,
+and `apb acp generate` exits 1 naming it), never silently.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -17,7 +21,7 @@ from typing import Any
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
 from apb.acp.sampling import sample_states
-from apb.acp.space import DEFAULT_BUDGET, StateSpace
+from apb.acp.space import DEFAULT_BUDGET, TIME_LIMIT, StateSpace
 from apb.acp.tasks import TASKS as REGISTRY
 from apb.acp.tasks import ProblemInfo, Situation
 from apb.acp.wording import VIEWS, Wording
@@ -27,8 +31,10 @@ from apb.nl.sources import load_templates
 
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
-GROUP_SECONDS = 60.0  # time budget per (task, format) group; a group that needs more is reported short
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
+_SAMPLED: dict[tuple, tuple] = {}  # (domain, problem, seed, budget) -> (ProblemInfo, situations), per process
+_SAMPLED_LOCKS: dict[tuple, threading.Lock] = {}
+_SAMPLED_LOCK = threading.Lock()
 
 
 @dataclass
@@ -40,6 +46,10 @@ class GenerationStats:
     problems: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     short: dict[str, int] = field(default_factory=dict)
+    timed_out: dict[str, int] = field(default_factory=dict)  # group -> questions it kept when the safety net stopped it
+    unjudgeable: dict[str, str] = field(default_factory=dict)  # question id -> why ACPBench's code cannot score it
+    left_out: int = 0  # unjudgeable records left out (official_only)
+    official_check: str | None = None  # why the official check did not run (None: it ran)
 
 
 def resolve_dataset(source: str):
@@ -60,13 +70,13 @@ def check_choice(values: list[str], allowed: tuple[str, ...], what: str) -> list
 class Generator:
     """Builds questions from one dataset: situations are created lazily, smallest problems first."""
 
-    def __init__(self, source: str, *, seed: int = 0, budget: int = DEFAULT_BUDGET, description: str = "curated"
-                 ) -> None:
+    def __init__(self, source: str, *, seed: int = 0, budget: int = DEFAULT_BUDGET, description: str = "curated",
+                 time_limit: float | None = TIME_LIMIT) -> None:
         self.dataset = resolve_dataset(source)
         self.seed = seed
         self.budget = budget
         self.description = description
-        self.group_seconds = GROUP_SECONDS
+        self.time_limit = time_limit
         self.stats = GenerationStats()
         entries = sorted(self.dataset.problems, key=lambda e: (e.path.stat().st_size, e.id))
         self._entries: Iterator = iter(entries)
@@ -82,22 +92,36 @@ class Generator:
         """Adds the situations of the next problem that loads; False when there are no problems left."""
         for entry in self._entries:
             try:
-                task = self.dataset.task(entry.id)
+                info, added = self._sampled(entry)
             except PDDLError as error:
                 self.stats.skipped.append(f"{entry.id}: {error}")
                 continue
-            space = StateSpace(task, task.initial_state, self.budget)
-            info = ProblemInfo(self.dataset.name, entry.id, task, space, self._domain_pddl)
             self._infos[entry.id] = info
             self.stats.problems.append(entry.id)
-            rng = random.Random(question_id(self.seed, "states", entry.id))
-            added = [Situation(info, state, origin) for state, origin in
-                     sample_states(task, space, rng, STATES_PER_PROBLEM)]
             if not added:
                 continue
             self.situations.extend(added)
             return True
         return False
+
+    def _sampled(self, entry) -> tuple[ProblemInfo, list[Situation]]:
+        """A problem's state space and sampled situations, computed once per process for the task items running
+        side by side (they depend only on the problem, the seed and the budget, so sharing them changes nothing but
+        the time: large domains' plans and spaces are the bulk of it)."""
+        key = (self._domain_pddl, str(entry.path), entry.id, self.seed, self.budget)
+        with _SAMPLED_LOCK:
+            lock = _SAMPLED_LOCKS.setdefault(key, threading.Lock())
+        with lock:
+            if key not in _SAMPLED:
+                task = self.dataset.task(entry.id)
+                space = StateSpace(task, task.initial_state, self.budget)
+                info = ProblemInfo(self.dataset.name, entry.id, task, space, self._domain_pddl)
+                rng = random.Random(question_id(self.seed, "states", entry.id))
+                if len(_SAMPLED) >= 64:
+                    _SAMPLED.clear()
+                _SAMPLED[key] = info, [Situation(info, state, origin) for state, origin in
+                                       sample_states(task, space, rng, STATES_PER_PROBLEM, info.plans)]
+            return _SAMPLED[key]
 
     def one(self, task: str, fmt: str, number: int, seen: set[int]) -> Question | None:
         """The `number`-th question of a group: tries situations in a seeded order until one fits."""
@@ -144,8 +168,10 @@ class Generator:
                 for number in range(count):
                     if stop is not None and stop.is_set():
                         raise ItemInterrupted
-                    if time.perf_counter() - group_start > self.group_seconds:
-                        break  # searches this hard for one group: keep what we have (reported as short)
+                    if self.time_limit and time.perf_counter() - group_start > self.time_limit:
+                        # the safety net: this run's file is no longer the deterministic one; said loudly
+                        self.stats.timed_out[group_name(task, fmt)] = made
+                        break
                     question = self.one(task, fmt, number, seen)
                     if question is None:
                         continue
@@ -182,17 +208,19 @@ class TaskItem:
     model = None
 
     def __init__(self, source: str, task: str, formats: list[str], count: int, *, seed: int, view: str,
-                 description: str, budget: int) -> None:
+                 description: str, budget: int, time_limit: float | None = TIME_LIMIT) -> None:
         self.id = task
         self.source, self.formats, self.count = source, formats, count
         self.seed, self.view, self.description, self.budget = seed, view, description, budget
+        self.time_limit = time_limit
 
     def run(self, out_dir: Any, llm: Any, stop: Any) -> dict:
         # in threads (a stop Event given) generate() has set the filter for them all (catch_warnings is not
         # thread-safe); a Ray worker (stop None) sets its own
         with warnings.catch_warnings() if stop is None else contextlib.nullcontext():
             warnings.simplefilter("ignore", category=UserWarning)
-            generator = Generator(self.source, seed=self.seed, budget=self.budget, description=self.description)
+            generator = Generator(self.source, seed=self.seed, budget=self.budget, description=self.description,
+                                  time_limit=self.time_limit)
             questions = generator.word(generator.generate([self.id], self.formats, self.count, stop), self.view)
         return {"id": self.id, "questions": [q.to_dict() for q in questions], "stats": asdict(generator.stats)}
 
@@ -204,6 +232,7 @@ def merge_stats(parts: list[dict]) -> GenerationStats:
         stats.questions.update(part["questions"])
         stats.seconds.update(part["seconds"])
         stats.short.update(part["short"])
+        stats.timed_out.update(part.get("timed_out") or {})
         stats.problems += [p for p in part["problems"] if p not in stats.problems]
         stats.skipped += [s for s in part["skipped"] if s not in stats.skipped]
     return stats
@@ -211,9 +240,14 @@ def merge_stats(parts: list[dict]) -> GenerationStats:
 
 def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] | None = None, count: int = 10,
              seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET,
-             executor: str = "thread", concurrency: int = 1) -> tuple[list[Question], GenerationStats]:
+             executor: str = "thread", concurrency: int = 1, time_limit: float | None = TIME_LIMIT,
+             official_only: bool = False) -> tuple[list[Question], GenerationStats]:
     """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics. Each task is
-    an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either."""
+    an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either, nor on the
+    machine's load (`time_limit`: seconds per group, a safety net reported in `stats.timed_out`; None: none). With
+    the `acp-official` extra, `stats.unjudgeable` names the generative records ACPBench's code cannot score
+    (`apb.acp.judgeable`) and `official_only` leaves them out (ACPError without the extra)."""
+    from apb.acp.judgeable import EXTRA, available, unjudgeable
     from apb.eval.executors import absolute_source, collect
 
     tasks = check_choice(list(tasks or TASKS), TASKS, "task")
@@ -222,12 +256,23 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
         raise ACPError(f"--count must be at least 1, got {count}")
     if view not in VIEWS:
         raise ACPError(f"unknown view {view!r}: use nl or pddl")
+    missing = available()
+    if official_only and missing is not None:
+        raise ACPError(f"--official-only needs ACPBench's PDDL tools: pip install '{EXTRA}' ({missing})")
     source = absolute_source(source)
     resolve_dataset(source)  # a bad name or folder fails here, once
-    items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget)
-             for task in tasks]
+    items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget,
+                      time_limit=time_limit) for task in tasks]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=UserWarning)
         records = collect(items, ".", executor=executor, concurrency=concurrency)
     questions = [Question.from_dict(q) for record in records for q in record["questions"]]
-    return questions, merge_stats([record["stats"] for record in records])
+    stats = merge_stats([record["stats"] for record in records])
+    stats.official_check = missing
+    if missing is None:
+        stats.unjudgeable = {str(qid): why for qid, why in unjudgeable(questions).items()}
+        if official_only:
+            kept = [q for q in questions if str(q.id) not in stats.unjudgeable]
+            stats.left_out = len(questions) - len(kept)
+            questions = kept
+    return questions, stats

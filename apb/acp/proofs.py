@@ -165,7 +165,7 @@ class Prover:
         space, task = self.space, self.task
         return space.path(self.node, lambda n: task.is_goal(space.states[n]))
 
-    def landmark(self, atom: str, plan: list[str] | None = None) -> Verdict:
+    def landmark(self, atom: str, plan: list[str] | None = None, h2: bool = True) -> Verdict:
         """Must `atom` (false in the state) become true on every plan from the state? `plan` is a known plan,
         used as the non-landmark witness when the atom never holds along it."""
         task = self.task
@@ -192,7 +192,7 @@ class Prover:
             return Verdict(False, {"method": "plan", "plan": [str(a) for a in path]})
         if self.exhaustive:
             return Verdict(True, self._exhaustive_proof())
-        if self._h2_landmark(fid):
+        if h2 and self._h2_landmark(fid):
             return Verdict(True, {"method": "h2-achievers"})
         return Verdict(None, {"method": "undecided", "states": len(self.nodes)})
 

@@ -1,6 +1,7 @@
 """Question states: sampled along optimal plans, along non-optimal plans (a random detour, then an optimal
 completion) and on random rollouts from a problem's initial state, as ACPBench does. Goal states are left out:
-most tasks ask about the way to the goal."""
+most tasks ask about the way to the goal; so are dead ends where no action applies (the release has none: its
+scorer divides by zero on an empty applicable list, and its grounding fails on such states)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from apb.engine import State, Task
 from apb.planners import solve
 
 ROLLOUT_STEPS = 12
-PLAN_NODES = 20000  # expansions, and seconds, for the plan whose states are sampled when the space is too big
-PLAN_SECONDS = 10.0
+ASTAR_PLAN_NODES = 5000  # expansions of A* for an optimal plan to sample along (LM-cut in Python: slow per node)
+PLAN_NODES = 20000  # expansions of the plan whose states are sampled when the space is too big (no time limit)
 
 
 def _walk(task: Task, state: State, rng: random.Random, steps: int) -> list[State]:
@@ -36,25 +37,33 @@ def _optimal_states(task: Task, space: StateSpace, node: int) -> list[State] | N
     return states
 
 
-def _planned_states(task: Task) -> tuple[list[State], str]:
-    """States along an optimal plan (A*), else along a greedy plan, within the planning budget."""
-    result = solve(task, "astar", timeout=PLAN_SECONDS, max_nodes=PLAN_NODES)
+def _planned_states(task: Task, plans: dict | None = None) -> tuple[list[State], str]:
+    """States along an optimal plan (A*), else along a greedy plan (h_FF with preferred operators), within the
+    planning budget; `plans` (when given) gets the rest of the plan from each of them."""
+    result = solve(task, "astar", timeout=None, max_nodes=ASTAR_PLAN_NODES)
     origin = "optimal"
     if not result.solved:
-        result = solve(task, "gbfs", timeout=PLAN_SECONDS, max_nodes=PLAN_NODES)
+        result = solve(task, "gbfs", timeout=None, max_nodes=PLAN_NODES, preferred=True)
         origin = "non-optimal"
     states = [task.initial_state]
     for action in result.plan or []:
         states.append(task.apply(states[-1], action))
+    if plans is not None and result.solved:
+        steps = [str(a) for a in result.plan]
+        for i, state in enumerate(states):
+            plans.setdefault(state, steps[i:])
     return states, origin
 
 
-def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int) -> list[tuple[State, str]]:
-    """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`."""
+def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int, plans: dict | None = None
+                  ) -> list[tuple[State, str]]:
+    """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`. Beyond the
+    enumerated space the states along the plan found from the initial state are sampled, and `plans` (when given)
+    gets the rest of that plan from each of them."""
     found: dict[State, str] = {}
     optimal, origin = _optimal_states(task, space, 0), "optimal"
     if not optimal and not space.complete:
-        optimal, origin = _planned_states(task)
+        optimal, origin = _planned_states(task, plans)
     for state in optimal or []:
         found.setdefault(state, origin)
     for _ in range(2):
@@ -66,7 +75,7 @@ def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int)
     for _ in range(2):
         for state in _walk(task, task.initial_state, rng, ROLLOUT_STEPS):
             found.setdefault(state, "random")
-    states = [(s, origin) for s, origin in found.items() if not task.is_goal(s)]
+    states = [(s, origin) for s, origin in found.items() if not task.is_goal(s) and task.applicable(s)]
     states.sort(key=lambda pair: pair[0].bits)
     rng.shuffle(states)
     # keep the origins mixed: optimal, non-optimal and random states in turn

@@ -17,6 +17,7 @@ a reading under which not exactly one of its options is true (its generator wrot
 
 from __future__ import annotations
 
+from apb.acp.english.generated import reader_of
 from apb.acp.english.phrases import ContextError
 from apb.acp.english.questions import read_question_readings
 from apb.acp.records import LABELS, Question
@@ -91,8 +92,9 @@ def _decide(q: Question) -> tuple[str, str] | None:
 
 def _read_english(q: Question) -> list[Question] | None:
     """A released record read from its English, one question per reading of it (None when its domain has no data
-    file or a phrase is not read)."""
+    file or a phrase is not read); a record `apb.acp.english.generated.attach_domains` paired with a PDDL domain is
+    read in apb's own wording of that domain."""
     try:
-        return read_question_readings(q)
+        return read_question_readings(q, reader_of(q))
     except ContextError:
         return None

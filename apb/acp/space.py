@@ -16,6 +16,7 @@ from collections.abc import Callable
 from apb.engine import ApbError, GroundAction, State, Task
 
 DEFAULT_BUDGET = 20000  # states enumerated at most per space
+TIME_LIMIT = 1800  # seconds per generated (task, format) group: a safety net only (apb.acp.generate)
 
 
 class StateSpace:

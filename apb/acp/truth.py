@@ -178,7 +178,7 @@ def replay_claims(q: Question, kind: str, key: str) -> list[str]:
             problems.append(f"the proof that {claim} is {value} does not replay: {proof.get('method')}")
     if q.format == "mcq":
         truth = [label for label, option in zip(LABELS, q.options) for claim, value, _ in claims
-                 if option[key] == claim and value is (kind != "action")]
+                 if option[key] == claim and value is True]
         problems += expect(q, "".join(truth))
     return problems
 

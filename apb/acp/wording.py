@@ -1,7 +1,10 @@
 """Words a question in English (apb's NL templates: curated, rule-based or imported) or in PDDL.
 
-Only the text depends on the view: the items, options, their order and the gold are fixed before wording, so a
-question's gold never depends on how it is worded. The sentences come from `apb/prompts/acp/questions.yaml`.
+The sentences are ACPBench's, from `apb/prompts/acp/questions.yaml`: the context opens with a description of the
+domain, states the goal where the release does and, for generative questions, lists the actions or propositions in
+the release's legend; questions, queries and options (inline) are the release's templates; instructions on how to
+answer belong to the prompt (`apb.acp.evaluate`), not to the record. Only the text depends on the view: the items,
+options, their order and the gold are fixed before wording, so a question's gold never depends on how it is worded.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from apb.engine import State, Task
 from apb.nl import TaskText, load_templates
 from apb.nl.grammar import join_and
 from apb.nl.render import objects_text
+from apb.nl.rules import domain_words
 from apb.prompts import load_prompt
 
 VIEWS = ("nl", "pddl")
@@ -54,51 +58,61 @@ class Wording:
         return join_and([self.atom(a) for a in atoms])
 
     def plan(self, plan: list[str]) -> str:
-        return "[" + ", ".join(self.action(a) for a in plan) + "]"
-
-    def inner(self, action: str) -> str:
-        """An action for a template that puts it in parentheses: PDDL loses its own outer pair."""
-        text = self.action(action)
-        return text[1:-1] if self.view == "pddl" else text
+        """The plan's actions joined by ", " (the release quotes it in bool/MCQ questions)."""
+        return ", ".join(self.action(a) for a in plan)
 
     def steps(self, p: dict, plan: list[str], steps: list[int]) -> str:
-        """'the action at step 3 (X)' or 'the actions at steps 3 and 4 (X and Y)' (steps 0-based in data), with the
-        question's templates `p`."""
+        """The action at one step, or the two at consecutive steps ("A and B"), as the release names them."""
         if len(steps) == 1:
-            return p["steps_one"].format(step=steps[0] + 1, action=self.inner(plan[steps[0]]))
-        return p["steps_two"].format(step=steps[0] + 1, next=steps[1] + 1, action=self.action(plan[steps[0]]),
-                                     next_action=self.action(plan[steps[1]]))
+            return p["steps_one"].format(action=self.action(plan[steps[0]]))
+        return p["steps_two"].format(action=self.action(plan[steps[0]]), next_action=self.action(plan[steps[1]]))
 
-    def context(self, state: State, legend: bool) -> str:
-        """The situation: domain, objects, current state and goal (plus, for generative NL questions, how to
-        write actions and facts in PDDL)."""
-        task, c = self.task, self.p["context"]
-        goal = [str(lit) for lit in task.goal]
+    def description(self) -> str:
+        """The domain's description: the intro of its description file (curated or the user's), else one built
+        from its NL templates (the domain's name and what each action does)."""
+        intro = " ".join(self.templates.intro.split())
+        if intro and self.templates.source != "rule":
+            return intro
+        c = self.p["context"]
+        actions = join_and([self.templates.actions[a.name].indefinite for a in self.task.domain.actions])
+        text = c["description_sentence"].format(domain=domain_words(self.task.domain.name))
+        return text + (" " + c["described_actions"].format(actions=actions) if actions else "")
+
+    def context(self, state: State, task: str, fmt: str) -> str:
+        """The situation as ACPBench words it: the domain's description, the objects and the current state, then
+        the goal for the tasks that ask about plans, and for a generative question the legend of the actions or
+        propositions an answer is written with (in the pddl view: the domain, objects, state and goal in PDDL)."""
+        t, c, p = self.task, self.p["context"], self.p[task]
+        goal = [str(lit) for lit in t.goal]
         if self.view == "pddl":
-            objects = ", ".join(f"{name} - {kind}" for name, kind in task.problem.objects.items())
-            facts = sorted(task.static_facts) + sorted(task.facts(state))
+            objects = ", ".join(f"{name} - {kind}" for name, kind in t.problem.objects.items())
+            facts = sorted(t.static_facts) + sorted(t.facts(state))
             return c["pddl"].format(domain=self.domain_pddl.strip(), objects=objects, state=" ".join(facts),
                                     goal="(and " + " ".join(goal) + ")")
-        intro = self.templates.intro.strip()
-        intro = intro + " " if intro else c["default_intro"].format(domain=task.domain.name)
-        text = c["nl"].format(intro=intro, objects=objects_text(task.problem, task.domain, self.templates),
-                              state=self.text.state(state), goal=self.text.goal())
-        return text + ("\n" + self.legend() if legend else "")
+        cut = " \n" if fmt == "gen" else " "
+        objects = c["objects"].format(objects=objects_text(t.problem, t.domain, self.templates))
+        text = self.description() + cut + objects + cut + c["state"].format(state=self.text.state(state))
+        tail = [c["goal"].format(goal=self.text.goal())] if p.get("goal") else []
+        if fmt == "gen":
+            tail.insert(0 if p.get("legend_first") else len(tail), self.legend(p["legend"]))
+        return " ".join([text, *tail])
 
-    def legend(self) -> str:
-        """How English actions and facts are written in PDDL, for answers to generative questions."""
+    def legend(self, kind: str) -> str:
+        """"The available actions are: (name ?x ?y) - text, ..." (or the propositions), as the release writes it."""
         c = self.p["context"]
-        actions = []
-        for schema in self.task.domain.actions:
-            params = [p.name for p in schema.parameters]
-            actions.append(c["legend_line"].format(pddl="(" + " ".join([schema.name, *params]) + ")",
-                                                   text=self.text.words.action(schema.name, params)))
-        facts = []
-        for name, schema in self.task.domain.predicates.items():
-            params = [p.name for p in schema.parameters]
-            facts.append(c["legend_line"].format(pddl="(" + " ".join([name, *params]) + ")",
-                                                 text=self.text.words.fact(name, params)))
-        return c["legend"].format(actions="\n".join(actions), facts="\n".join(facts))
+        if kind == "actions":
+            entries = [(schema.name, schema.parameters, self.text.words.action) for schema in self.task.domain.actions]
+        else:
+            entries = [(name, schema.parameters, self.text.words.fact)
+                       for name, schema in self.task.domain.predicates.items()]
+        items = []
+        for name, parameters, words in entries:
+            params = ["?" + p.name.lstrip("?") for p in parameters]
+            items.append(c["legend_item"].format(pddl="(" + " ".join([name, *params]) + ")",
+                                                 text=words(name, params)))
+        if len(items) > 2:  # the release's lists end ", and ..."
+            items = [", ".join(items[:-1]) + ",", items[-1]]
+        return c[kind].format(items=" and ".join(items))
 
     # ---- whole questions ---------------------------------------------------------------------------------------------
     def fields(self, item: dict) -> dict:
@@ -112,34 +126,42 @@ class Wording:
             values["atoms"] = self.atoms(item["atoms"])
         if "plan" in item:
             values["plan"] = self.plan(item["plan"])
+            values["plan_words"] = " ".join(self.action(a) for a in item["plan"])
             values["plan_pddl"] = '"' + " ".join(item["plan"]) + '"'  # ACPBench quotes plans in PDDL in any view
         return values
 
     def option(self, q: Question, option: dict) -> str:
         p = self.p[q.task]
-        if "claim" in option:  # a claim about a sequence: a step fails, valid, no goal, ...
-            kind = option["claim"]
-            if kind == "step":
-                return p["option"]["step"].format(step=option["step"] + 1,
-                                                  action=self.inner(q.item["plan"][option["step"]]))
-            return p["option"][kind]
+        if "claim" in option:  # a claim about a sequence: a plan, not applicable, ...
+            return p["option"][option["claim"]]
         if "steps" in option:  # plan steps to remove
             return self.steps(p, q.item["plan"], option["steps"])
         return p["option"].format(**self.fields(option))
 
     def render(self, q: Question, state: State) -> Question:
-        """Fills `context`, `question` and (MCQ) `choices` and `query` of `q` for this view; returns `q`."""
+        """Fills `context`, `question` and (MCQ) `choices` and `query` of `q` for this view; returns `q`. MCQ
+        options follow the question inline (" A. text. B. text."), as in the release."""
         q.view = self.view
-        q.context = self.context(state, legend=q.format == "gen" and self.view == "nl")
+        q.context = self.context(state, q.task, q.format)
         p = self.p[q.task]
         values = self.fields(q.item)
         if "steps" in q.item:
             values["steps"] = self.steps(p, q.item["plan"], q.item["steps"])
         if q.format == "mcq":
             texts = [self.option(q, option) for option in q.options]
-            q.query = p["query"].format(**values)
+            size = q.item.get("size", 1) - 1  # just: one action or a pair of consecutive actions
+            q.query = _form(p["query"], size).format(**values)
             q.choices = {"text": texts, "label": list(LABELS[: len(texts)])}
-            q.question = q.query + "\n" + "\n".join(f"{label}. {text}" for label, text in zip(LABELS, texts))
+            q.question = (_form(p["mcq"], size).format(**values) + " "
+                          + " ".join(f"{label}. {text}." for label, text in zip(LABELS, texts)))
+        elif q.format == "bool":
+            form = q.item.get("wording", len(q.item.get("steps") or [1]) - 1)
+            q.question = _form(p["bool"], form).format(**values)
         else:
-            q.question = p[q.format].format(**values)
+            q.question = p["gen"].format(**values)
         return q
+
+
+def _form(template, index: int) -> str:
+    """A task's template, or the `index`-th of its list of templates (the release's variants of one form)."""
+    return template[index] if isinstance(template, list) else template

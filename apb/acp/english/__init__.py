@@ -28,6 +28,9 @@ as data (pickupable, cleanable, heatable, coolable, toggleable, sliceable; which
 and its `classes` rule gives each object of the scene its class's facts, and a receptacle is openable when said open
 or closed. Checked on the test split's 80 Alfworld generative records (58 problems): the English of every one reads
 back to exactly its problem's init, static facts included, and goal.
+
+apb's own records are read on any domain by `apb.acp.english.generated`: a reader built from the NL templates apb
+words the domain with (each reading verified by rendering it again), paired with a record by `attach_domains`.
 """
 
 from apb.acp.english.context import Reading, read_context, readings, segmentations, split_atoms

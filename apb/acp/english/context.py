@@ -77,12 +77,15 @@ def _clauses(text: str) -> list[str]:
     return [normal_space(p).rstrip(".;").strip() for p in parts if normal_space(p).rstrip(".;").strip()]
 
 
-def read_context(context: str) -> Reading | None:
+def read_context(context: str, dom: Domain | None = None) -> Reading | None:
     """The PDDL a released record's context describes; None for an unsupported domain, ContextError for a sentence
-    the domain's templates do not read."""
-    dom = domain_of(context)
+    the domain's templates do not read. `dom`: the domain to read it as (else the release's domain the context
+    opens with); a domain with a reader of its own (apb's wording) reads it so."""
+    dom = dom or domain_of(context)
     if dom is None:
         return None
+    if dom.reader is not None:
+        return dom.reader(dom, context)
     text = normal_space(context)
     for legend in ("The available actions are:", "The available propositions are:"):  # gen records' legends
         text = re.sub(re.escape(legend) + r".*?(?=" + re.escape(dom.goal_start) + "|$)", "", text)

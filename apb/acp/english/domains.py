@@ -43,6 +43,8 @@ class Domain:
     named: list[dict] = field(default_factory=list)
     classes: dict | None = None
     switch: list[Template] = field(default_factory=list)
+    reader: object = None  # (domain, context) -> Reading: a reader of its own (apb's wording, `generated`)
+    generated: object = None  # what that reader needs (`apb.acp.english.generated.Generated`)
 
     def type_of(self, name: str) -> str | None:
         return next((t for t, p in self.types.items() if p.fullmatch(name)), None)

@@ -23,6 +23,7 @@ import yaml
 
 from apb.acp.english.context import Reading, read_context, readings, segmentations, split_atoms
 from apb.acp.english.domains import Domain, domains
+from apb.acp.english.generated import read_generated_atoms
 from apb.acp.english.phrases import HERE, ContextError, normal_space, read_one
 from apb.acp.records import Question
 from apb.acp.truth import canonical_action, first_failure
@@ -53,8 +54,11 @@ def read_action(dom: Domain, text: str, known: Known = None) -> str:
     raise ContextError(f"{dom.name}: cannot read the action {text[:100]!r}")
 
 
-def read_atoms(dom: Domain, text: str) -> list[str]:
-    """The atoms of 'A and B' (each read with the domain's atom templates)."""
+def read_atoms(dom: Domain, text: str, reading: Reading | None = None) -> list[str]:
+    """The atoms of 'A and B' (each read with the domain's atom templates; in apb's wording of a domain, as the
+    types of the reading's objects admit)."""
+    if dom.generated is not None:
+        return read_generated_atoms(dom, text, reading)
     return [f for part in split_atoms(dom, normal_space(text).rstrip(".")) for f in part]
 
 
@@ -137,17 +141,18 @@ def read_steps(dom: Domain, plan: list[str], text: str, size: int, known: Known 
     return found
 
 
-def read_question(q: Question) -> Question | None:
+def read_question(q: Question, dom: Domain | None = None) -> Question | None:
     """`q` with the PDDL and items its English states; None when its domain has no data file; ContextError when a
-    sentence, action or atom is not read."""
+    sentence, action or atom is not read. `dom`: the domain to read it as (apb's wording of a domain,
+    `apb.acp.english.generated`), else the release's domain its context opens with."""
     if q.format not in ("bool", "mcq"):
         return None
-    reading = read_context(q.context)
+    reading = read_context(q.context, dom)
     if reading is None:
         return None
     dom = reading.domain
     known = frozenset(reading.init)
-    spec = wordings()[q.task]
+    spec = _spec(dom, q.task)
     question = normal_space(q.question)
     match, form = None, None
     for form in spec[q.format]:
@@ -171,7 +176,7 @@ def read_question(q: Question) -> Question | None:
     if form.get("asks"):
         item["asks"] = form["asks"]
     if groups.get("atoms"):
-        atoms = read_atoms(dom, groups["atoms"])
+        atoms = read_atoms(dom, groups["atoms"], reading)
         if spec["option"] == "atom":
             if len(atoms) != 1:
                 raise ContextError(f"{q.task}: expected one fact, read {atoms}")
@@ -188,14 +193,22 @@ def read_question(q: Question) -> Question | None:
                    options=options, state=list(reading.init), goal=list(reading.goal))
 
 
-def read_question_readings(q: Question) -> list[Question] | None:
+def _spec(dom: Domain, task: str) -> dict:
+    """The question wordings of a task: the release's (apb words its questions as the release does)."""
+    specs = wordings()
+    if task not in specs:
+        raise ContextError(f"{task}: no bool/MCQ wording to read")
+    return specs[task]
+
+
+def read_question_readings(q: Question, dom: Domain | None = None) -> list[Question] | None:
     """`read_question(q)` under every reading of its context (`apb.acp.english.readings`): one question unless the
     domain file lists facts the release's English leaves out (None and ContextError as `read_question`)."""
-    first = read_question(q)
+    first = read_question(q, dom)
     if first is None:
         return None
-    alternatives = readings(read_context(q.context))
-    premise = wordings()[q.task].get("premise")
+    alternatives = readings(read_context(q.context, dom))
+    premise = _spec(alternatives[0].domain, q.task).get("premise")
     if len(alternatives) > 1 and premise == "plan" and first.item.get("plan"):
         alternatives = _plan_premise(alternatives, first.item["plan"])
     elif len(alternatives) > 1 and premise == "action" and first.item.get("action"):
@@ -261,9 +274,9 @@ def _option(reading: Reading, spec: dict, form: dict, item: dict, text: str, kno
     if kind == "action":
         return {"action": _action_in_state(reading, text, known, task)}
     if kind == "atoms":
-        return {"atoms": read_atoms(dom, text)}
+        return {"atoms": read_atoms(dom, text, reading)}
     if kind == "atom":
-        atoms = read_atoms(dom, text)
+        atoms = read_atoms(dom, text, reading)
         if len(atoms) != 1:
             raise ContextError(f"expected one fact, read {atoms}")
         return {"atom": atoms[0]}
@@ -273,4 +286,3 @@ def _option(reading: Reading, spec: dict, form: dict, item: dict, text: str, kno
             raise ContextError(f"unknown claim {text!r}")
         return {"claim": claim}
     return {"steps_any": read_steps(dom, item["plan"], text, form["size"], known)}
-

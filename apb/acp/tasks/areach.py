@@ -7,8 +7,8 @@ action with a relaxed-unreachable precondition is not, and is wrong) and its pre
 Solver: a never-applicable action (one of the official grounding, whose preconditions are relaxed-reachable
 from the state, is preferred, as the official planner check only accepts those beyond the gold's list; else one
 binding distinct objects, as the release's gold picks are), else "None"; bool: the action can become applicable;
-apb's MCQ asks which action can never apply, the released one (`asks: reachable`) which one can. An action that
-names an unknown object or has an ill-typed argument never applies.
+MCQ (apb's as the release's): which action can eventually be applied (one option can, three never can). An action
+that names an unknown object or has an ill-typed argument never applies.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from apb.acp.tasks.reachability import (
     listed_or_none,
     none_check,
     reachable_actions,
+    state_h2,
     unreachable_actions,
     unsolvable,
 )
@@ -45,13 +46,16 @@ from apb.acp.truth import (
 
 WALKS, WALK_LENGTH = 3000, 300  # seeded random walks that look for the official grounding's actions applying
 SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drops, when there are too many to list
+GOLD_SCAN = 100  # actions grounding drops that a generative gold lists when there are too many to classify
 
 
 def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     task, prover = sit.task, sit.prover
     universe = action_universe(task)
     if fmt == "gen":
-        if universe is None or not prover.exhaustive:
+        if not prover.exhaustive:
+            return _beyond(sit, universe)
+        if universe is None:
             return None
         found = unreachable_actions(prover, universe)
         proof = {"method": "classification", "ungrounded": sorted(a for a, m in found.items() if m == "ungrounded"),
@@ -75,18 +79,46 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
             return None
         return sit.question("areach", fmt, {"action": action}, "yes" if want else "no", {"reachable": want},
                             verdict.proof)
-    if not never or len(reachable) < 3:
+    # ACPBench's MCQ asks which action can eventually be applied: one that can, three that never can
+    if not reachable or len(never) < 3:
         return None
-    correct = pick(rng, never, 1)[0]
+    correct = pick(rng, later, 1)[0]
     verdict = prover.action(task.parse_action(correct))
-    if verdict.value is not False:
+    if verdict.value is not True:
         return None
-    distractors = pick(rng, later, 3) if len(later) >= 3 else pick(rng, reachable, 3)
-    proofs = [{"action": correct, "reachable": False, "proof": verdict.proof}]
-    for action in distractors:
-        proofs.append({"action": action, "reachable": True, "proof": prover.action(task.parse_action(action)).proof})
-    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in distractors])
+    proofs = [{"action": correct, "reachable": True, "proof": verdict.proof}]
+    for action in pick(rng, never, 3):
+        wrong = prover.action(task.parse_action(action))
+        if wrong.value is not False:
+            return None
+        proofs.append({"action": action, "reachable": False, "proof": wrong.proof})
+    options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]])
     return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
+
+
+def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
+    """A generative question beyond the enumerated space: the gold lists the actions grounding drops, those the
+    delete relaxation rules out and those of the official grounding whose preconditions h^2 (from the state) proves
+    never hold together (no "None" gold here); where the actions are too many to list, the h^2 ones and the first
+    bindings grounding drops in the solver's scan order."""
+    prover = sit.prover
+    if universe is None:
+        grounded = grounded_actions(sit.task)
+        scan = itertools.islice(bindings(sit.task, action_schemas(sit.task)), SCAN_LIMIT)
+        found = dict.fromkeys(itertools.islice((a for a in scan if a not in grounded), GOLD_SCAN), "ungrounded")
+    else:
+        found = dict(unreachable_actions(prover, universe))
+    h2 = state_h2(sit)
+    reachable = reachable_actions(prover)
+    for text, action in official_grounding(prover).items() if h2 is not None else ():
+        if text not in found and text not in reachable and any(
+                not h2.pair(p, r) for p, r in itertools.combinations_with_replacement(action.pre, 2)):
+            found[text] = "h2"
+    if not found:
+        return None
+    proof = {"method": "classification", "complete": False,
+             **{how: sorted(a for a, m in found.items() if m == how) for how in ("ungrounded", "relaxed", "h2")}}
+    return sit.question("areach", "gen", {}, sorted(found), {"unreachable": sorted(found)}, proof)
 
 
 def solve(q: Question):
@@ -187,10 +219,7 @@ def _solve_unlisted(prover):
 def decide(q: Question, item: dict, option: dict) -> bool | None:
     prover = question_prover(q)
     action = action_or_none(prover.task, option["action"])
-    value = False if action is None else prover.action(action).value
-    if value is None or q.format == "bool" or item.get("asks") == "reachable":
-        return value
-    return not value  # apb's MCQ asks which action can never become applicable
+    return False if action is None else prover.action(action).value
 
 
 def bool_claim(q: Question) -> tuple | None:
@@ -243,5 +272,10 @@ def claim(task, answer) -> tuple:
     return "action", canonical_action(task, answer) or str(answer), False
 
 
+def tarski_check(q: Question) -> str:
+    return "its check of an answer outside the gold's list"  # tarski grounds the answer's preconditions
+
+
 TASK = ACPTask("areach", "one", "act", areach, solve, official, sound, audit, decide, verify,
-               oracle=first_listed, claim=claim, only_gold=only_gold_accepted, bool_claim=bool_claim)
+               oracle=first_listed, claim=claim, only_gold=only_gold_accepted, bool_claim=bool_claim,
+               tarski_check=tarski_check)

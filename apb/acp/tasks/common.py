@@ -3,6 +3,7 @@ analyses), building `Question`s with stable ids, MCQ option shuffling, and the u
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 import weakref
@@ -17,6 +18,12 @@ from apb.engine.ground import fluent_predicates
 from apb.planners.h2 import H2
 
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
+WITNESS_NODES = 200_000  # expansions of the greedy search (h_FF, preferred operators) that finds a plan beyond the
+# enumerated space: deterministic, as every budget here is a count of states or expansions, never of seconds
+GREEDY_NODES = 300  # expansions of that search for a generation situation without a known plan
+_UNSET = object()
+_GREEDY_PLANS: dict[tuple, list[str] | None] = {}
+_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
 
 
@@ -30,6 +37,7 @@ class ProblemInfo:
     space: StateSpace
     domain_pddl: str
     provers: dict = field(default_factory=dict)
+    plans: dict = field(default_factory=dict)  # state -> a known plan from it (beyond the enumerated space)
     _h2: H2 | None = None
 
     def h2(self) -> H2:
@@ -42,13 +50,14 @@ class ProblemInfo:
 class Situation:
     """A state of a problem, where questions are asked; analyses are computed on first use and shared."""
 
-    def __init__(self, info: ProblemInfo, state: State, origin: str) -> None:
+    def __init__(self, info: ProblemInfo, state: State, origin: str, greedy_nodes: int = GREEDY_NODES) -> None:
         self.info = info
+        self.greedy_nodes = greedy_nodes
         self.task = info.task
         self.state = state
         self.origin = origin
         self.facts = sorted(self.task.facts(state))
-        self._plan: list[str] | None = None
+        self._plan: list[str] | object | None = _UNSET
         self.cache: dict = {}
         self._problem_pddl: str | None = None
 
@@ -64,11 +73,27 @@ class Situation:
         return prover
 
     def plan(self) -> list[str] | None:
-        """A shortest plan from the state, or None (no plan, or unknown within the budget)."""
-        if self._plan is None:
+        """A shortest plan from the state within the enumerated space; beyond it (the space from the state is not
+        complete) the rest of the plan sampling found through the state (`ProblemInfo.plans`), else one from greedy
+        search (`greedy_plan`, GREEDY_NODES expansions); None when there is no plan or none is found."""
+        if self._plan is _UNSET:
             found = self.prover.plan()
             self._plan = None if found is None else [str(a) for a in found]
+            if found is None and not self.prover.exhaustive:
+                known = self.info.plans.get(self.state)
+                self._plan = list(known) if known else self._greedy()
         return self._plan
+
+    def _greedy(self) -> list[str] | None:
+        """`greedy_plan` from the state, shared by the generators of one process (each task's generator has its own
+        situations of the same states; the plan depends only on the problem, the state and the budget)."""
+        info = self.info
+        key = (info.domain_pddl, info.dataset, info.problem, self.state.bits, self.greedy_nodes)
+        if key not in _GREEDY_PLANS:
+            if len(_GREEDY_PLANS) > 4096:
+                _GREEDY_PLANS.clear()
+            _GREEDY_PLANS[key] = greedy_plan(self.task, self.state, self.greedy_nodes)
+        return _GREEDY_PLANS[key]
 
     def problem_pddl(self) -> str:
         """The problem with the state as its :init (static facts included)."""
@@ -87,6 +112,24 @@ class Situation:
                         state=list(self.facts), goal=[str(lit) for lit in self.task.goal], item=item,
                         options=options, answer=answer, gold=gold, proof=proof, domain_pddl=info.domain_pddl,
                         problem_pddl=self.problem_pddl(), origin=self.origin, budget=info.space.budget)
+
+
+def task_at(task: Task, state: State) -> Task:
+    """The task with `state` as its initial state (a shallow copy that shares the grounding, one per task)."""
+    view = _VIEWS.get(task)
+    if view is None:
+        view = _VIEWS[task] = copy.copy(task)
+    view.initial_state = state
+    return view
+
+
+def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES) -> list[str] | None:
+    """A plan from `state` by greedy best-first search with h_FF and its preferred operators (at most `max_nodes`
+    expansions, no time limit: the same plan on every run), None when none is found."""
+    from apb.planners import solve
+
+    result = solve(task_at(task, state), "gbfs", timeout=None, max_nodes=max_nodes, preferred=True)
+    return [str(a) for a in result.plan] if result.solved else None
 
 
 def atom_literal(atom: str) -> Literal:
@@ -179,4 +222,4 @@ def question_situation(q: Question) -> Situation:
     prover = question_prover(q)
     info = ProblemInfo(q.domain or "question", q.problem or str(q.id), prover.task, prover.space, q.domain_pddl)
     info.provers[prover.state] = prover
-    return Situation(info, prover.state, "question")
+    return Situation(info, prover.state, "question", WITNESS_NODES)  # answering one question: a patient search

@@ -8,24 +8,26 @@ space (breadth-first, exact for unit costs) or by optimal A*.
 
 from __future__ import annotations
 
-import copy
 import math
-import weakref
 
 from apb.acp.space import replay
-from apb.acp.tasks.common import Situation
+from apb.acp.tasks.common import Situation, task_at
 from apb.engine import State, Task
 from apb.planners import solve
 
-ASTAR_SECONDS = 5.0
 ASTAR_NODES = 5000  # expansions per successor; beyond that the nexta question is not generated
 PATIENT_NODES = 100_000  # expansions per successor when answering or auditing a given question (no time limit)
-_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
 
 
-def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
+def goal_atoms(task: Task) -> set[str]:
+    """The positive goal atoms: the trivial landmarks ACPBench's land questions leave out."""
+    return {str(lit) for lit in task.goal if lit.positive}
+
+
+def classify_landmarks(sit: Situation, h2: bool = True) -> tuple[dict, dict, bool] | None:
     """(landmarks {atom: proof}, non-landmarks {atom: proof}, all decided) for the facts false in the state;
-    None when there is no plan from the state (or none within the budget)."""
+    None when there is no plan from the state (or none within the budget). `h2`: also the h^m landmark test (one
+    h^2 computation per fact: generation leaves it out, answering a given question uses it)."""
     if "landmarks" in sit.cache:
         return sit.cache["landmarks"]
     plan = sit.plan()
@@ -45,7 +47,7 @@ def classify_landmarks(sit: Situation) -> tuple[dict, dict, bool] | None:
             if not along >> i & 1:
                 no[atom] = shared
                 continue
-            verdict = sit.prover.landmark(atom, plan)
+            verdict = sit.prover.landmark(atom, plan, h2)
             if verdict.value is None:
                 decided = False
             else:
@@ -84,13 +86,9 @@ def backchained_landmarks(task: Task, state: State) -> set[str]:
 
 
 def astar_distance(task: Task, state: State, nodes: int = ASTAR_NODES) -> float | None:
-    """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget runs out (`nodes` expansions;
-    with the default also ASTAR_SECONDS)."""
-    view = _VIEWS.get(task)
-    if view is None:
-        view = _VIEWS[task] = copy.copy(task)  # shares the grounding; only the initial state differs
-    view.initial_state = state
-    result = solve(view, "astar", timeout=ASTAR_SECONDS if nodes == ASTAR_NODES else None, max_nodes=nodes)
+    """h* of `state` by optimal A* (LM-cut); inf for a dead end, None when the budget of `nodes` expansions runs
+    out (never a time limit: the same question gets the same answer under any load)."""
+    result = solve(task_at(task, state), "astar", timeout=None, max_nodes=nodes)
     if result.solved:
         return sum(task.cost(a) for a in result.plan)
     return math.inf if result.status == "unsolvable" else None

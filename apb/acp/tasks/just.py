@@ -80,19 +80,28 @@ def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     proof = {"method": "engine"}
     if fmt == "gen":
         return sit.question("just", fmt, {"plan": plan}, release_removals(plan, valid), gold, proof)
+    # the release names the removed action (or pair) by its words only: ask about those that occur once in the plan
+    size = rng.choice((1, 2)) if fmt == "bool" else rng.choice((1, 2, 2))
+    named = [(steps, ok) for steps, ok in table if len(steps) == size and _occurrences(plan, steps) == 1]
     if fmt == "bool":
-        pool = [steps for steps, ok in table if ok == want]
+        pool = [steps for steps, ok in named if ok == want]
         if not pool:
             return None
         steps = pick(rng, pool, 1)[0]
         return sit.question("just", fmt, {"plan": plan, "steps": steps}, "yes" if want else "no", gold, proof)
-    singles_ok = [steps for steps, ok in table if ok and len(steps) == 1]
-    singles_bad = [steps for steps, ok in table if not ok and len(steps) == 1]
-    if not singles_ok or len(singles_bad) < 3:
+    good = [steps for steps, ok in named if ok]
+    bad = [steps for steps, ok in named if not ok]
+    if not good or len(bad) < 3:
         return None
-    correct = pick(rng, singles_ok, 1)[0]
-    options, label = arrange(rng, {"steps": correct}, [{"steps": s} for s in pick(rng, singles_bad, 3)])
-    return sit.question("just", fmt, {"plan": plan}, label, gold, proof, options)
+    correct = pick(rng, good, 1)[0]
+    options, label = arrange(rng, {"steps": correct}, [{"steps": s} for s in pick(rng, bad, 3)])
+    return sit.question("just", fmt, {"plan": plan, "size": size}, label, gold, proof, options)
+
+
+def _occurrences(plan: list[str], steps: list[int]) -> int:
+    """How often the actions at `steps` (one, or two consecutive ones) occur in the plan in that order."""
+    named = plan[steps[0]:steps[-1] + 1]
+    return sum(plan[i:i + len(named)] == named for i in range(len(plan) - len(named) + 1))
 
 
 def question_plan_text(q: Question) -> list[str]:
@@ -255,5 +264,9 @@ def oracle(q: Question):
     return gold
 
 
+def tarski_check(q: Question) -> str:
+    return "its plan check"  # the official evaluator checks every answer as a plan with tarski
+
+
 TASK = ACPTask("just", "list", "list", just, solve, official, sound, audit, decide, verify, several_true,
-               oracle=oracle, official_text=official_text)
+               oracle=oracle, official_text=official_text, tarski_check=tarski_check)

@@ -5,8 +5,12 @@ Distractors are proved non-landmarks. Beyond the enumerated space the solver dis
 which the atom never holds (a greedy plan, else a greedy search that prunes the states where it holds), which the
 prover replays before it answers no.
 
+The generative question asks, as ACPBench's does, for a non-trivial landmark: one false in the state and not a goal;
+its gold lists those ("yes", empty where there is none: the answer is then "None") and proved non-landmarks ("no",
+never empty, as in the release); bool and MCQ questions ask about such landmarks too.
+
 Official check: "None" when the gold's yes list is empty, else an atom of the yes list (a "(dummy val1)" gold
-scores 0).
+scores 0). Sound check: a proved landmark false in the state and not a goal; "None" when there is none.
 Solver: a proved landmark false in the state and not a goal (one that backchaining from the goal finds first, as
 landmark generators do), else "None"; bool/MCQ: the fact is a landmark.
 """
@@ -19,8 +23,8 @@ import random
 from apb.acp.proofs import fact_key, normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, arrange, pick, question_situation
-from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks
+from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation
+from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks, goal_atoms
 from apb.acp.truth import (
     Check,
     first_failure,
@@ -29,7 +33,6 @@ from apb.acp.truth import (
     replay_claims,
     verdict_check,
 )
-from apb.planners import solve as plan_search
 from apb.planners.heuristics import INF, make_heuristic
 from apb.planners.space import Successors, goal_test
 
@@ -37,33 +40,35 @@ LAND_NODES = 200_000  # expansions of the greedy searches that find witness plan
 
 
 def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
-    found = classify_landmarks(sit)
+    found = classify_landmarks(sit, h2=False)
     if found is None:
         return None
     yes, no, decided = found
-    goals = {str(lit) for lit in sit.task.goal if lit.positive}
+    goals = goal_atoms(sit.task)
+    # ACPBench's landmarks are non-trivial: false in the state (as every classified fact is) and not a goal
+    subtle_yes = sorted(a for a in yes if a not in goals)
     if fmt == "gen":
-        if not decided:
+        proved = any(yes[a].get("method") == "relaxed-achievers" for a in subtle_yes)
+        if not no or not (decided or proved):  # the release never has an empty "no" list
+            # beyond the enumerated space some facts may stay open: the gold then lists the proved landmarks, among
+            # them those the delete relaxation proves (the solver's first choice), and never says "None"
             return None
-        gold = {"yes": sorted(yes), "no": sorted(no)}
-        proof = {"landmarks": yes, "non_landmarks": {a: p for a, p in no.items() if p.get("plan") != sit.plan()},
+        gold = {"yes": subtle_yes, "no": sorted(no)}
+        proof = {"landmarks": {a: yes[a] for a in subtle_yes},
+                 "non_landmarks": {a: p for a, p in no.items() if p.get("plan") != sit.plan()},
                  "witness": sit.plan()}
         return sit.question("land", fmt, {}, gold, dict(gold), proof)
-    subtle_yes = [a for a in yes if a not in goals]
     subtle_no = [a for a, p in no.items() if p.get("plan") != sit.plan()]
     if fmt == "bool":
-        if want:
-            pool = subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes)
-        else:
-            pool = subtle_no if subtle_no and rng.random() < 0.5 else list(no)
+        pool = subtle_yes if want else (subtle_no if subtle_no and rng.random() < 0.5 else list(no))
         if not pool:
             return None
         atom = pick(rng, pool, 1)[0]
         proof = (yes if want else no)[atom]
         return sit.question("land", fmt, {"atom": atom}, "yes" if want else "no", {"landmark": want}, proof)
-    if not yes or len(no) < 3:
+    if not subtle_yes or len(no) < 3:
         return None
-    correct = pick(rng, subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes), 1)[0]
+    correct = pick(rng, subtle_yes, 1)[0]
     wrong = pick(rng, subtle_no, 1) + pick(rng, list(no), 6)
     wrong = list(dict.fromkeys(wrong))[:3]
     options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong])
@@ -74,16 +79,14 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
 
 def solve(q: Question):
     sit = question_situation(q)
-    if sit.plan() is None:  # beyond the enumerated space: a plan from greedy search serves as the witness
-        sit._plan = _witness_plan(q, sit.task)
-        if sit._plan is None:
-            return None
+    if sit.plan() is None:  # beyond the enumerated space the plan is greedy search's (`Situation.plan`)
+        return None
     found = classify_landmarks(sit)
     if found is None:
         return None
     yes, no, decided = found
     task = sit.task
-    goals = {str(lit) for lit in task.goal if lit.positive}
+    goals = goal_atoms(task)
     # proved landmarks that backchaining from the goal finds first (what landmark generators find), then those of the
     # relaxed achiever test, then the others
     chained = backchained_landmarks(task, sit.state)
@@ -173,8 +176,7 @@ def _witness_plan(q: Question, task) -> list[str] | None:
     if key not in _PLANS:
         if len(_PLANS) > 32:
             _PLANS.clear()
-        result = plan_search(task, "gbfs", timeout=None, max_nodes=LAND_NODES, preferred=True)
-        _PLANS[key] = [str(a) for a in result.plan] if result.solved else None
+        _PLANS[key] = greedy_plan(task, task.initial_state, LAND_NODES)
     return _PLANS[key]
 
 
@@ -195,17 +197,22 @@ def sound(q: Question, answer) -> Check:
     gold = q.gold if q.source == "apb" and "yes" in q.gold else None
     if answer is None:
         if gold is None:
-            found = classify_landmarks(question_situation(q))
+            sit = question_situation(q)
+            found = classify_landmarks(sit)
             if found is None or not found[2]:
                 return Check(False, "whether a landmark exists is undecided")
-            gold = {"yes": sorted(found[0])}
-        return Check(not gold["yes"], "no fact is a landmark" if not gold["yes"] else f"{gold['yes'][0]} is one")
+            goals = goal_atoms(sit.task)
+            gold = {"yes": sorted(a for a in found[0] if a not in goals)}
+        return Check(not gold["yes"], "no fact is a non-trivial landmark" if not gold["yes"] else
+                     f"{gold['yes'][0]} is one")
     atom = normal_atom(str(answer))
     if gold is not None and atom in gold["yes"]:
         return Check(True, "proved a landmark when the question was generated")
     prover = question_prover(q)
     if prover.task.holds(prover.state, atom):
         return Check(False, f"{atom} is already true")
+    if atom in goal_atoms(prover.task):
+        return Check(False, f"{atom} is a goal: a trivial landmark, which the question excludes")
     return verdict_check(prover.landmark(atom), True, f"{atom} is a landmark", f"{atom} is not a landmark")
 
 

@@ -14,6 +14,7 @@ import random
 import re
 
 from apb.acp.english import ContextError, domain_of
+from apb.acp.english.generated import domain_reader
 from apb.acp.english.questions import read_action
 from apb.acp.proofs import normal_atom
 from apb.acp.records import Question
@@ -117,7 +118,7 @@ def identify_action(q: Question) -> str | None:
 def _english_action(q: Question, task, text: str) -> str | None:
     """The applicable action the domain's English phrasings (`apb.acp.english`) read the description as, or None
     (no reader for the context's domain, no phrasing fits, or the action is not applicable)."""
-    dom = domain_of(q.context)
+    dom = domain_of(q.context) or domain_reader(q.domain_pddl)
     if dom is None:
         return None
     state = question_task(q)[1]

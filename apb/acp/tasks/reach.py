@@ -28,6 +28,7 @@ from apb.acp.tasks.reachability import (
     listed_or_none,
     none_check,
     reachable_atoms,
+    state_h2,
     unreachable_atoms,
     unsolvable,
 )
@@ -44,6 +45,7 @@ from apb.acp.truth import (
 
 PAIR_TRIES = 40
 SCAN_LIMIT = 1_000_000  # type-consistent atoms scanned for a relaxed-unreachable one when there are too many to list
+GOLD_SCAN = 100  # relaxed-unreachable atoms a generative gold lists when there are too many atoms to classify
 
 
 def _mutex_pair(sit: Situation, rng: random.Random, reachable: list[str]) -> tuple[list[str], dict] | None:
@@ -94,7 +96,9 @@ def _unreachable_options(sit: Situation, rng: random.Random, count: int) -> list
 def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     if fmt == "gen":
         universe = atom_universe(sit.task)
-        if universe is None or not sit.prover.exhaustive:
+        if not sit.prover.exhaustive:
+            return _beyond(sit, universe)
+        if universe is None:
             return None
         found = unreachable_atoms(sit.prover, universe)
         gold = [a.strip("()") for a in sorted(found)]  # the release stores reach atoms without parentheses
@@ -119,12 +123,40 @@ def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
     return sit.question("reach", fmt, {}, label, {"correct": correct[0]}, {"options": proofs}, options)
 
 
+def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
+    """A generative question beyond the enumerated space: the gold lists the atoms the delete relaxation or h^2
+    (from the state) proves never hold, which is never all of them, so there is no "None" gold here; where the
+    atoms are too many to list, the first ones the relaxation rules out in the solver's scan order."""
+    prover = sit.prover
+    if universe is None:
+        found = dict.fromkeys(itertools.islice(scan_relaxed(prover), GOLD_SCAN), "relaxed")
+    else:
+        found = dict(unreachable_atoms(prover, universe))
+        h2 = state_h2(sit)
+        union = prover.reachable_bits()
+        for atom in universe if h2 is not None else ():
+            fid = fact_key(sit.task, atom)
+            if atom not in found and fid is not None and not union >> fid & 1 and not h2.pair(fid, fid):
+                found[atom] = "h2"
+    if not found:
+        return None
+    gold = [a.strip("()") for a in sorted(found)]
+    proof = {"method": "classification", "relaxed": sorted(a for a, m in found.items() if m == "relaxed"),
+             "h2": sorted(a for a, m in found.items() if m == "h2"), "complete": False}
+    return sit.question("reach", "gen", {}, gold, {"unreachable": sorted(found)}, proof)
+
+
+def scan_relaxed(prover):
+    """The type-consistent atoms (in binding order, the first SCAN_LIMIT) the delete relaxation never reaches."""
+    return (a for a in itertools.islice(bindings(prover.task, fluent_schemas(prover.task)), SCAN_LIMIT)
+            if _relaxed_unreachable(prover, a))
+
+
 def solve(q: Question):
     prover = question_prover(q)
     universe = atom_universe(prover.task)
     if universe is None:  # too many atoms to classify: the first one the delete relaxation never reaches
-        atom = next((a for a in itertools.islice(bindings(prover.task, fluent_schemas(prover.task)), SCAN_LIMIT)
-                     if _relaxed_unreachable(prover, a)), None)
+        atom = next(scan_relaxed(prover), None)
         return None if atom is None else ([atom.strip("()")], atom)
     found = unreachable_atoms(prover, universe) or _h2_unreachable(prover, universe)
     if found:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import weakref
 
-from apb.acp.proofs import Prover, Verdict, fact_key, normal_atom
+from apb.acp.proofs import H2_LIMIT, Prover, Verdict, fact_key, normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.common import Situation, action_universe, atom_universe, parsed_action
 from apb.acp.truth import (
@@ -21,6 +21,7 @@ from apb.acp.truth import (
     question_prover,
 )
 from apb.engine import State
+from apb.planners.h2 import H2
 
 _GROUNDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -42,6 +43,16 @@ def action_candidates(task) -> list[str]:
             _NAMES[task] = list(grounded_actions(task))
         universe = _NAMES[task]
     return universe
+
+
+def state_h2(sit: Situation):
+    """h^2 from the situation's own state (the solver's prover computes it from the question's state, so a
+    generative gold beyond the enumerated space lists what the solver proves), None above H2_LIMIT facts."""
+    if sit.task.num_facts > H2_LIMIT:
+        return None
+    if "h2" not in sit.cache:
+        sit.cache["h2"] = H2(sit.task, sit.state)
+    return sit.cache["h2"]
 
 
 def reachable_atoms(sit: Situation) -> list[str]:

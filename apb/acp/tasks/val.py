@@ -1,6 +1,8 @@
 """val: where a sequence of actions first fails. Sequences are plans from the state, optimal or with a detour,
-corrupted ACPBench's way: two steps swapped, a step replaced by an inapplicable action, a step dropped, or the
-plan truncated.
+corrupted ACPBench's way: two steps swapped, a step replaced by an inapplicable action (or, for "not valid", by an
+action of the domain with an ill-typed argument, no action of the problem), a step dropped, or the plan truncated.
+Bool questions come in the release's three wordings (two ask whether the sequence is a plan, one whether it
+applies); MCQ options are the release's four claims.
 
 Official check: the digits the grammar reads equal the gold index (a gold of -1, "None", is never matched).
 Sound check: the index of the first inapplicable step, replayed with the engine.
@@ -28,6 +30,10 @@ from apb.acp.truth import (
     question_plan,
     question_task,
 )
+
+CLAIMS = ("valid", "no_goal", "not_applicable", "not_valid")  # the release's four MCQ options, in its words:
+# a plan; applicable, but does not achieve the goal; not applicable; not valid (a step is no action of the problem)
+BOOL_ASKS = ("plan", "plan", "applicable")  # what each of the release's bool wordings asks: a plan, or applicable
 
 
 def _corrupt(sit: Situation, rng: random.Random, plan: list[str], kind: str) -> list[str] | None:
@@ -68,34 +74,80 @@ def _base_plan(sit: Situation, rng: random.Random) -> list[str] | None:
     return plan
 
 
+def _ill_typed(sit: Situation, rng: random.Random) -> str | None:
+    """An action of the domain with an argument of the wrong type: no action of the problem ("not valid")."""
+    task = sit.task
+    domain = task.domain
+    schemas = [a for a in domain.actions if a.parameters]
+    for _ in range(TRIES):
+        if not schemas:
+            return None
+        schema = rng.choice(schemas)
+        args = []
+        for param in schema.parameters:
+            fits = sorted(n for n, kind in task.objects.items() if domain.is_subtype(kind, param.types))
+            args.append(pick(rng, fits, 1)[0] if fits else None)
+        wrong = rng.randrange(len(args))
+        misfits = sorted(n for n, kind in task.objects.items()
+                         if not domain.is_subtype(kind, schema.parameters[wrong].types))
+        if not misfits or None in args[:wrong] + args[wrong + 1:]:
+            continue
+        args[wrong] = pick(rng, misfits, 1)[0]
+        text = "(" + " ".join((schema.name, *args)) + ")"
+        if canonical_action(task, text) is None:
+            return text
+    return None
+
+
+def _claim(task, state, seq: list[str]) -> tuple[str, int | None, bool]:
+    """ACPBench's claim about a sequence (valid, no_goal, not_applicable, not_valid: a step is no action of the
+    problem), its first failing step and whether it reaches the goal."""
+    failed, reached = first_failure(task, state, seq)
+    if failed is None:
+        return ("valid" if reached else "no_goal"), failed, reached
+    invalid = any(canonical_action(task, step) is None for step in seq)
+    return ("not_valid" if invalid else "not_applicable"), failed, reached
+
+
 def val(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
     plan = _base_plan(sit, rng)
     if plan is None:
         return None
+    item: dict = {}
     if fmt == "gen":
         kind = "step"
     elif fmt == "bool":
-        kind = "valid" if want else rng.choice(("step", "step", "no_goal"))
+        item["wording"] = rng.randrange(len(BOOL_ASKS))  # the release words bool questions three ways
+        item["asks"] = BOOL_ASKS[item["wording"]]
+        if item["asks"] == "applicable":
+            kind = rng.choice(("valid", "no_goal")) if want else rng.choice(("step", "step", "invalid"))
+        else:
+            kind = "valid" if want else rng.choice(("step", "no_goal", "invalid"))
     else:
-        kind = rng.choice(("step", "step", "no_goal", "valid"))
-    seq = plan if kind == "valid" else _corrupt(sit, rng, plan, kind)
+        kind = rng.choice(("valid", "valid", "no_goal", "step", "invalid"))
+    if kind == "valid":
+        seq = plan
+    elif kind == "invalid":
+        wrong = _ill_typed(sit, rng)
+        seq = None
+        if wrong is not None:
+            seq = list(plan)
+            seq[rng.randrange(len(seq))] = wrong
+    else:
+        seq = _corrupt(sit, rng, plan, kind)
     if not seq:
         return None
-    failed, reached = first_failure(sit.task, sit.state, seq)
-    claim = "step" if failed is not None else "valid" if reached else "no_goal"
+    claim, failed, reached = _claim(sit.task, sit.state, seq)
     gold = {"first_failure": failed, "goal_reached": reached, "claim": claim}
     proof = {"method": "engine"}
+    item["plan"] = seq
     if fmt == "gen":
-        return sit.question("val", fmt, {"plan": seq}, failed, gold, proof) if failed is not None else None
+        return sit.question("val", fmt, item, failed, gold, proof) if claim == "not_applicable" else None
     if fmt == "bool":
-        return sit.question("val", fmt, {"plan": seq}, "yes" if claim == "valid" else "no", gold, proof)
-    correct = {"claim": claim} if claim != "step" else {"claim": "step", "step": failed}
-    others = [{"claim": "valid"}, {"claim": "no_goal"}] + [{"claim": "step", "step": i} for i in range(len(seq))]
-    others = [o for o in others if o != correct]
-    if len(others) < 3:
-        return None
-    options, label = arrange(rng, correct, pick(rng, others, 3))
-    return sit.question("val", fmt, {"plan": seq}, label, gold, proof, options)
+        yes = failed is None and (reached or item["asks"] == "applicable")
+        return sit.question("val", fmt, item, "yes" if yes else "no", gold, proof) if yes == want else None
+    options, label = arrange(rng, {"claim": claim}, [{"claim": c} for c in CLAIMS if c != claim])
+    return sit.question("val", fmt, item, label, gold, proof, options)
 
 
 def solve(q: Question):
@@ -149,11 +201,10 @@ def audit(q, found, official_verdict):
 
 def verify(q):
     task, state = question_task(q)
-    failed, reached = first_failure(task, state, q.item["plan"])
+    claim, failed, reached = _claim(task, state, q.item["plan"])
     if q.format == "bool":
-        return expect(q, "yes" if failed is None and reached else "no")
-    claim = {"claim": "step", "step": failed} if failed is not None else {"claim": "valid" if reached else "no_goal"}
-    return expect(q, "".join(labels_where(q, lambda o: o == claim)))
+        return expect(q, "yes" if failed is None and (reached or q.item.get("asks") == "applicable") else "no")
+    return expect(q, "".join(labels_where(q, lambda o: o == {"claim": claim})))
 
 
 TASK = ACPTask("val", "index", "index", val, solve, official, sound, audit, decide, verify)

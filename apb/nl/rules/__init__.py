@@ -58,6 +58,7 @@ def rule_data(domain: Domain) -> dict:
     for name in domain.predicates:
         text, negated = PredicateRules(reader, name).render()
         predicates[name] = {"text": _tidy(text), "negated": _tidy(negated)}
+    _tell_apart(domain, predicates)
     actions = {}
     for schema in domain.actions:
         entry = ActionRules(reader, schema).build()
@@ -67,6 +68,22 @@ def rule_data(domain: Domain) -> dict:
     intro = f"I am acting in the {domain_words(domain.name)} domain."
     return {"format": 1, "domain": domain.name, "intro": intro, "types": types, "predicates": predicates,
             "actions": actions}
+
+
+def _tell_apart(domain: Domain, predicates: dict) -> None:
+    """Predicates whose English would read the same for the same kinds of arguments (Barman's `cocktail-part1` and
+    `cocktail-part2`: "{c} is a cocktail part of {i}") name their predicate after the text, so a reader (a model, or
+    apb's own English reader) can tell their facts apart."""
+    seen: dict[tuple, list[str]] = {}
+    for name, entry in predicates.items():
+        schema = domain.predicates[name]
+        shape = re.sub(r"\{[^{}]*\}", "{}", entry["text"])
+        seen.setdefault((shape, tuple(p.types for p in schema.parameters)), []).append(name)
+    for names in seen.values():
+        if len(names) > 1:
+            for name in names:
+                entry = predicates[name]
+                entry["text"], entry["negated"] = f"{entry['text']} ({name})", f"{entry['negated']} ({name})"
 
 
 def _tidy(text: str) -> str:

@@ -1,0 +1,149 @@
+"""ACPBench's questions on IPC domains the release never had: `apb acp generate` per domain, then the solver on the
+ACPBench-format files with the gold removed, judged by apb's reproduction of the official scorer and (with
+`--official-code`) by ACPBench's own evaluation code.
+
+    nice python benchmarks/acp_domains.py [--domains barman-opt11-strips,...] [--count 8] [--out DIR]
+                                          [--official-code] [--markdown]
+
+Domains are folders of ../shared/reference/ipc-classical (default: the twelve below, none among ACPBench's 13).
+Prints one row per domain: the fewest records of any task and form (every one of the 22 is counted), the records,
+how many the solver answers (bool, MCQ and generative, read from the English apb wrote for bool/MCQ), how many
+answers apb's official scorer accepts, how many ACPBench's code can judge and accepts (its parser or grounding
+fails on some domains and states, or its tarski model of the problem cannot be built: a rejection then is not a
+judgement), and the seconds generation and answering take.
+`--list` names every unanswered record and every rejected answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from apb.acp import generate
+from apb.acp.acceptance import judge
+from apb.acp.english.generated import attach_domains
+from apb.acp.importer import read_json_array
+from apb.acp.question_files import read_questions, write_questions
+from apb.acp.records import TASKS, group_name, task_formats
+from apb.acp.solver import solve_question
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from acp_solver import official_code  # noqa: E402 - ACPBench's released scorer (tests/acp_official.py)
+
+IPC = ROOT.parent / "shared" / "reference" / "ipc-classical"
+DOMAINS = ("barman-opt11-strips", "childsnack-opt14-strips", "elevators-opt08-strips", "nomystery-opt11-strips",
+           "parking-opt11-strips", "pegsol-opt11-strips", "pipesworld-notankage", "scanalyzer-opt11-strips", "tpp",
+           "transport-opt08-strips", "woodworking-opt08-strips", "storage")
+
+
+def tarski_reads(oracle, record: dict) -> bool:
+    """Whether the official code's tarski model of a generative record's problem can be built (its just and areach
+    checks score every answer wrong when it cannot: `utils.tarski_utils.get_tarski_problem` returns None)."""
+    import contextlib
+    import io
+
+    oracle._modules()
+    from utils.tarski_utils import get_tarski_problem
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return get_tarski_problem(record["PDDL_domain"].lower(), record["PDDL_problem"].lower()) is not None
+
+
+def run_domain(name: str, count: int, out: Path, oracle, listed: list) -> dict:
+    """Generate, answer with the gold removed, judge: the counts of one domain."""
+    start = time.perf_counter()
+    questions, _ = generate(str(IPC / name), count=count, seed=0)
+    write_questions(questions, out / name)
+    generated = time.perf_counter() - start
+    folder = out / name / "acpbench"
+    read = read_questions(folder)
+    records = {}
+    for path in folder.rglob("*.json"):
+        records.update({r["id"]: r for r in read_json_array(path)})
+    gold = {q.id: q.answer for q in read}
+    blind = attach_domains([replace(q, answer=None, held_out=True) for q in read])
+    counts: Counter = Counter()
+    per_group = Counter(q.group for q in read)
+    start = time.perf_counter()
+    for q in blind:
+        counts["records"] += 1
+        found = solve_question(q)
+        if found is None:
+            listed.append((name, q.group, q.id, "unanswered", ""))
+            continue
+        counts["answered"] += 1
+        q = replace(q, answer=gold[q.id], held_out=False)
+        outcome = judge(q, found[1])
+        counts["accepted"] += outcome.kind == "accepted"
+        counts["proved"] += outcome.kind in ("gold-wrong", "official-incomplete")
+        if outcome.kind != "accepted":
+            listed.append((name, q.group, q.id, outcome.kind, outcome.reason[:160]))
+        if oracle is not None:
+            try:
+                ok = oracle.verdict(records[q.id], q.task, q.format, found[1])
+            except Exception as error:  # the official code cannot judge it (tarski's parser, grounding)
+                counts["unjudgeable"] += 1
+                listed.append((name, q.group, q.id, "official code cannot judge", f"{type(error).__name__}: "
+                               f"{str(error)[:100]}"))
+                continue
+            if not ok and q.format == "gen" and not tarski_reads(oracle, records[q.id]):
+                counts["unjudgeable"] += 1  # its tarski model of the problem (tl.STRIPS) cannot be built
+                listed.append((name, q.group, q.id, "official code cannot judge", "tarski cannot build the problem"))
+                continue
+            counts["judged"] += 1
+            counts["official"] += bool(ok)
+            if not ok:
+                listed.append((name, q.group, q.id, "official code rejects", found[1][:80]))
+    groups = [group_name(t, f) for t in TASKS for f in task_formats(t)]
+    return {"domain": name, "fewest": min(per_group.get(g, 0) for g in groups),
+            "short": sorted(g for g in groups if per_group.get(g, 0) < count), **counts,
+            "generate_s": round(generated, 1), "answer_s": round(time.perf_counter() - start, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", default=",".join(DOMAINS))
+    parser.add_argument("--count", type=int, default=8)
+    parser.add_argument("--out", default="/tmp/apb_acp_domains")
+    parser.add_argument("--official-code", action="store_true")
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("--json", help="also write the rows to this JSON file")
+    args = parser.parse_args()
+    oracle = official_code() if args.official_code else None
+    rows, listed = [], []
+    head = ("domain", "fewest per task/form", "records", "answered", "accepted (apb)", "official code judges",
+            "official code accepts", "generate s", "answer s")
+    if args.markdown:
+        print("| " + " | ".join(head) + " |\n|---|" + "---:|" * (len(head) - 1))
+    for name in args.domains.split(","):
+        row = run_domain(name, args.count, Path(args.out), oracle, listed)
+        rows.append(row)
+        cells = (name, row["fewest"], row["records"], row["answered"], row["accepted"],
+                 row.get("judged", "-"), row.get("official", "-"), row["generate_s"], row["answer_s"])
+        print(("| " + " | ".join(map(str, cells)) + " |") if args.markdown else "  ".join(map(str, cells)),
+              flush=True)
+        if row["short"]:
+            print(f"    short of {args.count}: {', '.join(row['short'])}", flush=True)
+    total = Counter()
+    for row in rows:
+        total.update({k: v for k, v in row.items() if isinstance(v, int) and k != "fewest"})
+    judged = total["judged"]
+    print(f"total: {total['answered']}/{total['records']} answered, apb's official scorer accepts {total['accepted']}"
+          + (f"; ACPBench's code judges {judged} and accepts {total['official']} ({total['official'] / judged:.1%})"
+             if judged else ""))
+    if args.list:
+        for item in listed:
+            print("   ", *item)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
