@@ -1,0 +1,107 @@
+"""Writes apb/datasets/planbench_data/fd_plans.json.xz: the plans PlanBench's Fast Downward found, read from its
+released prompt files (`python tools/planbench_plans.py [PLANBENCH_RELEASE]`, default ../shared/reference/planbench).
+
+Each one-shot file (t1, t5) states the plan of instance i+1 in `ground_truth_plan` and the plan of example i in
+words in the query; both are read back (the words by matching each line against the worded applicable actions in
+the state the plan reached, with apb's engine) and checked: the plan is valid and as long as apb's optimal A* plan.
+Prints how many plans apb's own A* finds differently (equally optimal, another tie-break).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+import sys
+from pathlib import Path
+
+from apb.datasets.planbench import load_config
+from apb.planbench.gold_plans import PLANS_FILE, plan_key
+from apb.planbench.instances import Instance
+from apb.planbench.render import COLOUR_NAMED, action_text
+from apb.planners import astar
+
+SOURCES = (("task_1_plan_generation", False), ("task_5_plan_generalization", True))
+
+
+def load(path: Path) -> dict:
+    return json.loads(gzip.open(path).read() if path.suffix == ".gz" else path.read_bytes())
+
+
+def released(folder: Path, stem: str) -> dict | None:
+    for name in (f"{stem}.json.gz", f"{stem}.json"):
+        if (folder / name).is_file():
+            return load(folder / name)
+    return None
+
+
+def from_gold(text: str, data: dict) -> list[str]:
+    colours = {str(v).split()[0]: k for k, v in data["encoded_objects"].items()} \
+        if data["domain_name"] in COLOUR_NAMED else {}
+    plan = []
+    for line in text.splitlines():
+        name, *args = line.strip().strip("()").split()
+        plan.append("_".join([name, *[colours.get(a, a) for a in args]]))
+    return plan
+
+
+def from_words(query: str, inst: Instance) -> list[str]:
+    """The first [PLAN] block of a one-shot query read back into actions (inst is the example)."""
+    data = inst.config.data
+    block = query.split("[PLAN]", 1)[1].split("[PLAN END]", 1)[0]
+    norm = (lambda t: t.replace("-", " ")) if "blocksworld" in data["domain_name"] else (lambda t: t)
+    task = inst.task
+    state, plan = task.initial_state, []
+    for line in filter(None, (raw.strip() for raw in block.splitlines())):
+        words = {norm(action_text("_".join(str(a).strip("()").split()), data)): a for a in task.applicable(state)}
+        action = words[line]
+        plan.append("_".join(str(action).strip("()").split()))
+        state = task.apply(state, action)
+    return plan
+
+
+def check(inst: Instance, plan: list[str]) -> bool:
+    """Valid, and as long as apb's optimal plan; True when apb's own A* finds this very plan."""
+    result = inst.task.validate([f"({' '.join(a.split('_'))})" for a in plan])
+    assert result.valid, (inst.rel, plan)
+    ours = astar(inst.task, heuristic="lmcut", timeout=None).plan
+    assert ours is not None and len(ours) == len(plan), (inst.rel, plan)
+    return ["_".join(str(a).strip("()").split()) for a in ours] == plan
+
+
+def main(root: Path) -> None:
+    table: dict[str, str] = {}
+    same = differ = 0
+    for folder in sorted((root / "plan-bench" / "prompts").iterdir()):
+        config = load_config(folder.name)
+        for stem, generalized in SOURCES:
+            data = released(folder, stem)
+            if data is None:
+                continue
+            found: dict[int, list[str]] = {}
+            for record in data["instances"]:
+                found[record["instance_id"]] = from_gold(record["ground_truth_plan"], config.data)
+                example = record["example_instance_ids"][0]
+                if example not in found:
+                    found[example] = from_words(record["query"], Instance(config, example, generalized))
+            for number, plan in sorted(found.items()):
+                inst = Instance(config, number, generalized)
+                key = plan_key(config.domain_text(), inst.text)
+                if key in table:
+                    assert table[key] == "\n".join(" ".join(a.split("_")) for a in plan), inst.rel
+                    continue
+                if check(inst, plan):
+                    same += 1
+                else:
+                    differ += 1
+                table[key] = "\n".join(" ".join(a.split("_")) for a in plan)
+            print(f"{folder.name}/{stem}: {len(found)} plans")
+    PLANS_FILE.write_bytes(lzma.compress(json.dumps(table, sort_keys=True, indent=0).encode(),
+                                         preset=9 | lzma.PRESET_EXTREME))
+    print(f"{len(table)} plans -> {PLANS_FILE} ({PLANS_FILE.stat().st_size} bytes); apb's A* finds the same plan for "
+          f"{same}, another plan of the same length for {differ}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "reference" /
+         "planbench")
