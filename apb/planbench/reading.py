@@ -291,9 +291,12 @@ def plan_steps(plan: str) -> int:
 
 
 # ---- states from text (text_to_state) --------------------------------------------------------------------------------
-def official_state(text: str, vocab: Vocabulary) -> list[str] | None:
-    """The facts (`on_a_b`) PlanBench's `text_to_state` reads, or None where it has no reader for the domain."""
-    preds = _bounded(text).replace(" and ", ",").split(",")
+def official_state(text: str, vocab: Vocabulary, *, split_and: bool = True) -> list[str] | None:
+    """The facts (`on_a_b`) PlanBench's `text_to_state` reads, or None where it has no reader for the domain.
+    `split_and=False`: clauses split at commas only, as the reading behind the released t7 verdicts does (the
+    released code also splits at ' and ', which its t3 verdicts show)."""
+    text = _bounded(text)
+    preds = (text.replace(" and ", ",") if split_and else text).split(",")
     name = vocab.name
     if "mystery" in name:
         return _state_mystery(preds, vocab.data)

@@ -229,7 +229,7 @@ def _verification(out: dict, response: str, gold, vocab, config, instance_id, qu
 
 def _state(out: dict, response: str, gold, vocab, config, instance_id, query: str) -> None:
     try:
-        state = reading.official_state(response, vocab)
+        state = reading.official_state(response, vocab, split_and=False)
     except reading.ReadingFailed:
         state = None
     out["extracted_llm_plan"] = state
