@@ -39,6 +39,7 @@ COMMANDS = (  # (group, ((command, one-line help), ...)): the order of `apb --he
         ("report", "summary tables, coverage vs the paper, and an HTML report of runs"))),
     ("benchmarks (ACP, NL->PDDL, equivalence)", (
         ("acp", "ACPBench-style reasoning questions: generate, eval, report, answer, audit, export"),
+        ("planbench", "PlanBench's tasks on its released configs: score (its verdicts and apb's sound one)"),
         ("nl2pddl", "the NL->PDDL problem benchmark (Planetarium's task): score, build, import, eval, report, export"),
         ("equiv", "are two PDDL problems the same task up to renaming? (exit 0 yes, 1 no, 2 bad input, 3 unknown)"))),
     ("engine tools", (
@@ -126,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     from apb.llm import cli as llm
     from apb.nl import cli as nl
     from apb.nl2pddl import cli as nl2pddl
+    from apb.planbench import cli as planbench
     from apb.planners import cli as planners
     from apb.rl import cli as rl
 
@@ -140,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND",
                                               help="one of the commands above; apb COMMAND --help: its flags"))
     for package in (datasets, planners, domains, equivalence, llm, nl, envs, agents, rl, evaluation, nl2pddl, acp,
-                    integrations, bench):  # any order: extensions run in finish()
+                    planbench, integrations, bench):  # any order: extensions run in finish()
         package.add_parsers(commands)
     commands.finish()
     return parser
