@@ -39,8 +39,9 @@ COMMANDS = (  # (group, ((command, one-line help), ...)): the order of `apb --he
         ("report", "summary tables, coverage vs the paper, and an HTML report of runs"))),
     ("benchmarks (ACP, NL->PDDL, equivalence)", (
         ("acp", "ACPBench-style reasoning questions: generate, eval, report, answer, audit, export"),
+        ("planbench", "PlanBench's tasks on its released configs: prompts (as released), eval, score (its verdicts "
+                      "and apb's sound one), report"),
         ("nl2pddl", "the NL->PDDL problem benchmark (Planetarium's task): score, build, import, eval, report, export"),
-        ("planbench", "PlanBench's tasks on its released configs: prompts (as released), eval, report"),
         ("equiv", "are two PDDL problems the same task up to renaming? (exit 0 yes, 1 no, 2 bad input, 3 unknown)"))),
     ("engine tools", (
         ("validate", "validate a plan, or every gold plan of a dataset folder"),
@@ -142,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND",
                                               help="one of the commands above; apb COMMAND --help: its flags"))
     for package in (datasets, planners, domains, equivalence, llm, nl, envs, agents, rl, evaluation, nl2pddl, acp,
-                    integrations, bench, planbench):  # any order: extensions run in finish()
+                    planbench, integrations, bench):  # any order: extensions run in finish()
         package.add_parsers(commands)
     commands.finish()
     return parser

@@ -1,5 +1,6 @@
-"""`apb planbench prompts | eval | report`: PlanBench's tasks on its released configs.
+"""`apb planbench prompts | eval | score | report`: PlanBench's tasks on its released configs.
 
+- `apb planbench score FILE --config NAME --task STEM --out OUT` writes PlanBench's verdicts (apb.planbench.score_cli);
 - `apb planbench prompts --config NAME --task STEM --out FILE` writes a task's prompt file as PlanBench does;
 - `apb planbench eval --config NAME --tasks t1,t2 --llm SPEC --out DIR` runs an LLM on them (apb.planbench.runs);
 - `apb planbench report DIR...` prints the leaderboard table.
@@ -16,6 +17,7 @@ from rich.markup import escape
 from apb.console import make_console
 from apb.datasets.planbench import FOLDERS
 from apb.exit_codes import EXIT_OK
+from apb.planbench.score_cli import add_score_parser
 
 out = make_console()
 err = make_console(stderr=True)
@@ -35,6 +37,7 @@ def add_parsers(commands) -> None:
                                                  "t2, t3, t5, t7, t8_1, t8_2, t8_3")
     p.add_argument("--out", required=True, help="the JSON file to write")
     p.set_defaults(func=cmd_prompts)
+    add_score_parser(sub)
 
 
 def cmd_prompts(args: argparse.Namespace) -> int:
