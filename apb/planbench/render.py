@@ -7,20 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from apb.engine import Literal
-
-
-def object_text(name: str, data: dict) -> str:
-    """How PlanBench writes a PDDL object: `a` -> `red block` (blocksworld), `o3` -> `object_3` (obfuscated),
-    `l0-1` -> `location_0_1` (logistics); other domains' names as they are."""
-    domain = str(data.get("domain_name", ""))
-    encoded = data.get("encoded_objects") or {}
-    if "obfuscated" in domain:
-        return name.replace("o", "object_")
-    if "blocksworld" in domain:
-        return str(encoded[name])
-    if "logistics" in domain:
-        return str(encoded[name[0]]).format(*[c for c in name if c.isdigit()])
-    return name
+from apb.planbench.wording import object_text
 
 
 def fact_key(literal: Literal) -> str:
