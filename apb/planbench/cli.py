@@ -37,6 +37,9 @@ def add_parsers(commands) -> None:
     p.add_argument("--folder", choices=FOLDERS, help=FOLDER_HELP)
     p.add_argument("--task", required=True, help="the task: a released file's stem (task_1_plan_generation) or t1, "
                                                  "t2, t3, t5, t7, t8_1, t8_2, t8_3")
+    p.add_argument("--variant", choices=("prompts", "results"), default="prompts",
+                   help="prompts (default): as the released prompt files; results: as the queries of the released "
+                        "results/responses files (earlier intros and randomness for t1, t3)")
     p.add_argument("--out", required=True, help="the JSON file to write")
     p.set_defaults(func=cmd_prompts)
     add_score_parser(sub)
@@ -49,6 +52,9 @@ def add_parsers(commands) -> None:
     e.add_argument("--llm", required=True, help="LLM spec: openai:<model>, anthropic:<model>, "
                                                 "openai-compatible:<base_url>:<model>, local, scripted:<file>, "
                                                 "replay:<released responses or results file>")
+    e.add_argument("--variant", choices=("prompts", "results"), default="prompts",
+                   help="the prompts asked: as the released prompt files (default) or as the released results files "
+                        "asked them (use results to replay a released results file of t1 or t3)")
     e.add_argument("--engine", help="the model folder of the responses/results layout (default: from the spec)")
     e.add_argument("--instances", help="only these instance ids (comma-separated; ranges as 2-10)")
     e.add_argument("--max-tokens", type=positive_int, default=MAX_TOKENS_DEFAULT,
@@ -72,7 +78,7 @@ def cmd_prompts(args: argparse.Namespace) -> int:
 
     config = load_config(args.config, args.folder)
     started = time.perf_counter()
-    obj = prompt_file(config, args.task)
+    obj = prompt_file(config, args.task, args.variant)
     path = write_prompt_file(obj, args.out)
     out.print(f"{len(obj['instances'])} prompts ({obj['task']}, {config.folder}/{config.name}) -> "
               f"{escape(str(path))} in {time.perf_counter() - started:.1f} s")
@@ -108,7 +114,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     cap = request_cap(args.llm, args.llm_concurrency, args.concurrency)
     llm = make_llm(args.llm, cache=args.cache, concurrency=cap)
-    summary = evaluate(args.config, tasks, llm, args.out, folder=args.folder, engine=args.engine,
+    summary = evaluate(args.config, tasks, llm, args.out, folder=args.folder, engine=args.engine, variant=args.variant,
                        instances=_instances(args.instances), max_tokens=args.max_tokens,
                        concurrency=args.concurrency, resume=args.resume, overwrite=args.overwrite,
                        progress=not args.no_progress and sys.stderr.isatty(), executor=args.executor,

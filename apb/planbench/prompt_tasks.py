@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
+
+import yaml
 
 from apb.datasets.planbench import PlanBenchConfig
 from apb.planbench.instances import Instance
@@ -20,6 +23,7 @@ from apb.planbench.render import (
     plan_lines,
     state_text,
 )
+from apb.prompts import load_prompt
 
 EXECUTOR_SEED = 10  # the seed each Executor of PlanBench's current code sets when it is built
 # How the released files drew their random numbers (found by search over seeds, docs/planbench.md): t3's with the
@@ -45,6 +49,23 @@ class Stream:
         return 1 if len(plan) < 2 else self.rng.choice(range(1, len(plan)))
 
 
+RELEASED_VARIANTS = ("prompts", "results")  # the released prompt files; the queries of its results/responses files
+
+
+@cache
+def earlier_intros() -> dict:
+    """task stem -> config -> the domain intro the released results/responses files were asked with, where it is
+    not the config's current one."""
+    return yaml.safe_load(load_prompt("planbench/earlier_intros.yaml"))
+
+
+def intro(data: dict, stem: str, variant: str, key: str = "domain_intro") -> str:
+    """The config's domain intro as the variant's files have it."""
+    if variant == "results":
+        return earlier_intros().get(stem, {}).get(data["domain_name"], data[key])
+    return data[key]
+
+
 def header(stem: str, data: dict) -> dict:
     return {"task": stem, "prompt_type": "oneshot", "domain": data["domain_name"], "instances": []}
 
@@ -65,19 +86,22 @@ def task_ids(config: PlanBenchConfig) -> list[int]:
     return list(range(int(config.data["start"]), int(config.data["end"]) + 1))
 
 
-def t1(config: PlanBenchConfig, stem: str, generalized: bool = False) -> dict:
+def t1(config: PlanBenchConfig, stem: str, variant: str = "prompts", generalized: bool = False) -> dict:
+    """Plan generation (and t5's generalization). The released results files' queries were asked with an earlier
+    intro and end with a newline after `[PLAN]`."""
     data = config.data
     out = header(stem, data)
+    tail = "\n" if variant == "results" and not generalized else ""
     for example, number in one_shot_ids(config):
         ex, inst = Instance(config, example, generalized), Instance(config, number, generalized)
-        query = data["domain_intro"] + statement(ex, True, data) + statement(inst, False, data)
+        query = intro(data, stem, variant) + statement(ex, True, data) + statement(inst, False, data) + tail
         out["instances"].append({"instance_id": number, "example_instance_ids": [example], "query": query,
                                  "ground_truth_plan": gold_plan_text(inst.plan, data)})
     return out
 
 
-def t5(config: PlanBenchConfig, stem: str) -> dict:
-    return t1(config, stem, generalized=True)
+def t5(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+    return t1(config, stem, variant, generalized=True)
 
 
 def _optimality(inst: Instance, with_plan: bool, data: dict) -> str:
@@ -91,7 +115,7 @@ def _optimality(inst: Instance, with_plan: bool, data: dict) -> str:
         ("s.\n" if cost > 1 else ".\n")
 
 
-def t2(config: PlanBenchConfig, stem: str) -> dict:
+def t2(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     data = config.data
     out = header(stem, data)
     for example, number in one_shot_ids(config):
@@ -114,7 +138,7 @@ def _execution(inst: Instance, stream: Stream, with_answer: bool, data: dict) ->
     return text, sorted(final)
 
 
-def t7(config: PlanBenchConfig, stem: str) -> dict:
+def t7(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     """Plan execution. The released `ground_truth_plan` lists the resulting facts in a Python set's iteration order
     (random per process: docs/planbench.md); here they are sorted."""
     data = config.data
@@ -162,18 +186,18 @@ def _shuffled(inst: Instance, stream: Stream, init: str, goal: str, plan: str, f
     return fill_template(init, goal, plan, data) + fill_template(init, atoms_text(goal_atoms, data), "", data)
 
 
-def t8_1(config: PlanBenchConfig, stem: str) -> dict:
+def t8_1(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     return _goal_reformulation(config, stem, _shuffled)
 
 
-def t8_2(config: PlanBenchConfig, stem: str) -> dict:
+def t8_2(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     def blocks(inst, stream, init, goal, plan, full):
         data = inst.config.data
         return fill_template(init, full, plan, data) + fill_template(init, goal, "", data)
     return _goal_reformulation(config, stem, blocks)
 
 
-def t8_3(config: PlanBenchConfig, stem: str) -> dict:
+def t8_3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     def blocks(inst, stream, init, goal, plan, full):
         data = inst.config.data
         return fill_template(init, goal, plan, data) + fill_template(init, full, "", data)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from apb.datasets.planbench import PlanBenchConfig
 from apb.planbench.instances import Instance
-from apb.planbench.prompt_tasks import CURRENT_CODE, Stream, header, task_ids
+from apb.planbench.prompt_tasks import CURRENT_CODE, EARLIER_CODE, Stream, header, intro, task_ids
 from apb.planbench.render import action_text, plan_lines, state_text
 
 VALID = "The above plan is valid.\n"
@@ -71,14 +71,16 @@ def n_files(config: PlanBenchConfig) -> int:
     return min(int(config.data["n_instances"]), len(config.instance_files()))
 
 
-def t3(config: PlanBenchConfig, stem: str) -> dict:
+def t3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+    """Plan verification. The released results files' queries were drawn with the earlier code's randomness (and,
+    for mystery blocksworld, an earlier intro)."""
     data = config.data
     out = header(stem, data)
-    stream = Stream(CURRENT_CODE)
+    stream = Stream(EARLIER_CODE if variant == "results" else CURRENT_CODE)
     rng = stream.rng
     pool_size = n_files(config)
     for number in task_ids(config):
-        query = data["domain_intro"]
+        query = intro(data, stem, variant)
         examples = rng.choices([n for n in range(1, pool_size) if n != number], k=3)
         kinds = [-1, 0, 1]
         rng.shuffle(kinds)

@@ -12,6 +12,7 @@ from pathlib import Path
 from apb.datasets.dataset import DatasetError
 from apb.datasets.planbench import PlanBenchConfig
 from apb.planbench import prompt_tasks, prompt_verification
+from apb.planbench.prompt_tasks import RELEASED_VARIANTS
 from apb.planbench.verdicts import SHORT_NAMES
 
 GENERATORS: dict[str, Callable[[PlanBenchConfig, str], dict]] = {  # task -> its prompt file's generator
@@ -30,12 +31,15 @@ def prompt_task(task: str) -> tuple[str, str]:
                        hint="tasks: " + ", ".join(f"{short} ({SHORT_NAMES[short]})" for short in GENERATORS))
 
 
-def prompt_file(config: PlanBenchConfig, task: str) -> dict:
-    """The prompt file of a task for a config, as a JSON object in PlanBench's layout."""
+def prompt_file(config: PlanBenchConfig, task: str, variant: str = "prompts") -> dict:
+    """The prompt file of a task for a config, as a JSON object in PlanBench's layout. `variant` "results" gives the
+    queries as the released results/responses files asked them (t1, t3 differ: apb.planbench.prompt_tasks)."""
+    if variant not in RELEASED_VARIANTS:
+        raise DatasetError(f"unknown prompt variant {variant!r}", hint=f"use one of: {', '.join(RELEASED_VARIANTS)}")
     short, stem = prompt_task(task)
     if short == "t5" and not config.has_generalized:
         raise DatasetError(f"PlanBench config {config.folder}/{config.name} has no generalized instances (t5)")
-    return GENERATORS[short](config, stem)
+    return GENERATORS[short](config, stem, variant)
 
 
 def prompt_bytes(obj: dict) -> bytes:

@@ -78,9 +78,9 @@ def prompt_hash(record: dict) -> str:
     return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def task_files(config: PlanBenchConfig, tasks: list[str]) -> dict[str, dict]:
+def task_files(config: PlanBenchConfig, tasks: list[str], variant: str = "prompts") -> dict[str, dict]:
     """The prompt file of each task (by file stem)."""
-    return {prompt_task(t)[1]: prompt_file(config, t) for t in tasks}
+    return {prompt_task(t)[1]: prompt_file(config, t, variant) for t in tasks}
 
 
 def prompt_items(config: PlanBenchConfig, files: dict[str, dict], model: str, *, max_tokens: int = MAX_TOKENS,
@@ -91,19 +91,20 @@ def prompt_items(config: PlanBenchConfig, files: dict[str, dict], model: str, *,
 
 
 def evaluate(config_name: str, tasks: list[str], llm: Any, out: str | Path, *, folder: str | None = None,
-             engine: str | None = None, instances: set[int] | None = None, max_tokens: int = MAX_TOKENS,
-             concurrency: int = 4, resume: bool = False, overwrite: bool = False, progress: bool = True,
-             executor: str = "thread", llm_concurrency: int | None = None, cache: str = "rw") -> dict[str, Any]:
+             engine: str | None = None, variant: str = "prompts", instances: set[int] | None = None,
+             max_tokens: int = MAX_TOKENS, concurrency: int = 4, resume: bool = False, overwrite: bool = False,
+             progress: bool = True, executor: str = "thread", llm_concurrency: int | None = None,
+             cache: str = "rw") -> dict[str, Any]:
     """Runs `llm` (an LLM object or a spec) on the tasks' prompts of a config on the one runner, then writes
     PlanBench's responses/results layout. Returns the runner's summary plus `answered`, `official`, `sound` and
     `files` (the layout's files written)."""
     config = load_config(config_name, folder)
     spec = llm if isinstance(llm, str) else getattr(llm, "spec", None) or str(llm)
-    files = task_files(config, tasks)
+    files = task_files(config, tasks, variant)
     items = prompt_items(config, files, spec, max_tokens=max_tokens, instances=instances)
     settings = {"config": config.name, "folder": config.folder, "tasks": sorted(files), "llm": spec,
                 "max_tokens": max_tokens, "system": hashlib.sha256(system_message().encode()).hexdigest()[:16],
-                "engine": engine or engine_name(spec)}
+                "engine": engine or engine_name(spec), "variant": variant}
     if resume:
         check_same_prompts(items, Path(out))
     summary = run_items(items, out, kind=PLANBENCH_PROMPTS, settings=settings, concurrency=concurrency,
