@@ -42,8 +42,11 @@ def verdict_text(inst: Instance, plan: list[str]) -> str | None:
 
 def perturbed(plan: list[str], kind: int, stream: Stream) -> list[str]:
     """PlanBench's example plans: kind -1 drops one action and shuffles the rest (cannot be executed), 0 keeps a
-    random proper prefix (misses the goal), 1 keeps the plan."""
+    random proper prefix (misses the goal: of 0 to len-2 actions; the earlier code dropped the last action), 1 keeps
+    it."""
     rng = stream.rng
+    if kind == 0 and not stream.reseed:  # the earlier code
+        return list(plan[:-1])
     if kind == -1:
         drop = rng.choice(range(1, len(plan) - 1)) if len(plan) > 2 else 1
         plan = plan[:drop] + plan[drop + 1:]
