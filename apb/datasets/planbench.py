@@ -30,6 +30,19 @@ ENV = "APB_PLANBENCH"
 ARCHIVE = Path(__file__).with_name("planbench_data") / "planbench.tar.xz"
 TEST_SPLIT = "test"
 GENERALIZED_SPLIT = "generalized"
+# PlanBench's domain families as Gymnasium games (apb/PlanBench-<Family>-v0, apb.planbench.game): family -> the
+# config it plays by default (any config of the family via config=)
+GAME_FAMILIES = {
+    "Blocksworld": "blocksworld",
+    "MysteryBlocksworld": "mystery_blocksworld",
+    "RandomBlocksworld": "random_blocksworld",
+    "Logistics": "logistics",
+    "ObfuscatedDeceptiveLogistics": "obfuscated_deceptive_logistics",
+    "ObfuscatedRandomizedLogistics": "obfuscated_randomized_logistics",
+    "Depots": "depots",
+    "Sokoban": "sokoban",
+}
+GAME_STEP_LIMIT = 100
 _CONFIG = re.compile(r"^(?P<folder>[^/]+)/configs/(?P<stem>[^/]+)\.yaml$")
 
 
