@@ -19,7 +19,7 @@ def test_every_family_plays_in_its_configs_words(family):
     if intro:
         assert info["domain_description"].startswith(intro.splitlines()[0].strip())
     action = info["admissible_actions"][0]
-    observation, reward, terminated, truncated, info = env.step(action)
+    observation, _, terminated, _, info = env.step(action)
     assert info["action_valid"] and not terminated
     if data.get("actions"):
         name = action.strip("()").split()[0]
@@ -34,14 +34,14 @@ def test_blocksworld_reads_as_planbench_prompts_do():
     assert info["problem_id"] == "instance-1" and len(info["admissible_actions"]) == 1
     observation, *_ = env.step("(unstack orange blue)")
     assert observation == "I unstack the orange block from on top of the blue block."
-    observation, reward, *_, info = env.step("(stack red blue)")
+    observation, _, *_, info = env.step("(stack red blue)")
     assert not info["action_valid"] and "the hand is currently holding red block" in observation
     check_env(env.unwrapped, skip_render_check=True)
 
 
 def test_mystery_names_are_kept():
     env = gym.make("apb/PlanBench-MysteryBlocksworld-v0")
-    observation, info = env.reset(options={"problem": 2})
+    observation, _ = env.reset(options={"problem": 2})
     assert "object a craves object b" in observation and "harmony" in observation
     observation, *_ = env.step("(feast a b)")
     assert observation == "I feast object a from object b."

@@ -53,7 +53,7 @@ def object_names(config: PlanBenchConfig, objects: list[str]) -> tuple[dict[str,
 def _template(text: str, params: list[str], prefix: str, suffix: str) -> str | None:
     """A config template (`stack the {} on top of the {}`) with apb's placeholders, or None when it does not word
     every parameter."""
-    if text.count("{}") != len(params) or not params and not text:
+    if text.count("{}") != len(params) or (not params and not text):
         return None
     out = text
     for param in params:
