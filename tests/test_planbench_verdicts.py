@@ -118,7 +118,7 @@ def test_planbench_reader_is_the_oracle(tmp_path, monkeypatch, name):
                 assert ours() == expected, text[:200]
 
 
-# ---- apb's sound verdict ----------------------------------------------------------------------------------------------
+# ---- apb's sound verdict ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def t1():
     config = load_config("blocksworld", "plan-bench")
