@@ -25,8 +25,8 @@ _MARKERS = re.compile(r"^\[\s*(?:plan|pddl plan|answer)\s*\]$|^(?:pddl|plain|tex
 _COST = re.compile(r"^the total time to execute the plan is \d+ minutes?\.?$", re.IGNORECASE)
 _PAREN = re.compile(r"^\(\s*[^()\s]+(?:\s+[^()\s]+)*\s*\)$")
 _REMARK = re.compile(r"\([^()]{0,300}\)")
-_NOTHING = re.compile(r"\bno (?:further |more |other )?(?:actions?|steps?) (?:are |is )?(?:needed|required|necessary)\b",
-                      re.IGNORECASE)
+_NOTHING = re.compile(r"\bno (?:further |more |other )?(?:actions?|steps?) (?:are |is )?"
+                      r"(?:needed|required|necessary)\b", re.IGNORECASE)
 
 
 def _line_body(line: str) -> str:
@@ -128,8 +128,9 @@ def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]]
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS or "\x00" in text:
         return None, "the response is not plain text within apb.engine.limits.MAX_ANSWER_CHARS"
     body = text.strip().split("[", 1)[0].strip()
+    hedged = HEDGE.search(body)
     body = _REMARK.sub(" ", _NOISE.sub(" ", body)).strip().rstrip(".")
-    if not body or HEDGE.search(body):
+    if not body or hedged:
         return None, "the response states no state, or hedges"
     true, false = set(), set()
     for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|\n+", body):

@@ -33,7 +33,8 @@ def object_text(name: str, data: dict) -> str:
 
 # Words a sentence may use between an action's verb and its objects besides the template's own ('unstack the red
 # block from the blue block' for 'unstack the {} from on top of the {}').
-CONNECTIVES = frozenset({"from", "on", "onto", "to", "top", "of", "into", "in", "at", "off", "with", "using", "a", "an"})
+CONNECTIVES = frozenset({"from", "on", "onto", "to", "top", "of", "into", "in", "at", "off", "with", "using", "a",
+                         "an"})
 
 
 class Wording:
