@@ -50,9 +50,9 @@ def base_task(config, instance_id: int, generalized: bool = False) -> Task:
 
 _STATEMENT = re.compile(r"As initial conditions I have that, (?P<init>.*?)\.\s*\n\s*My goal is to have that "
                         r"(?P<goal>.*?)\.?\s*(?:I want to minimize[^\n]*)?\n", re.DOTALL)
-_EVENT = re.compile(r'After executing the action "(?P<action>[^"\n]*)" at step (?P<step>\d+) in the plan, the following '
-                    r"facts unexpectedly became true: (?P<add>[^\n]*)\nThe following facts became unexpectedly "
-                    r"false: (?P<remove>[^\n]*)")
+_EVENT = re.compile(r'After executing the action "(?P<action>[^"\n]*)" at step (?P<step>\d+) in the plan, the '
+                    r"following facts unexpectedly became true: (?P<add>[^\n]*)\n"
+                    r"The following facts became unexpectedly false: (?P<remove>[^\n]*)")
 
 
 def _last_statement(query: str) -> tuple[str, str, str]:

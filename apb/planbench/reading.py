@@ -10,7 +10,6 @@ evaluation then records the response as wrong). Nothing here opens a file or eva
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from apb.engine.limits import MAX_ANSWER_CHARS
@@ -167,7 +166,10 @@ def _plan_logistics(text: str, vocab: Vocabulary) -> tuple[str, str]:
             else:
                 raise ReadingFailed(f"PlanBench raises ValueError on {line!r}")
             if action == "drive-truck" and len(objs) == 3:
-                objs.append("c" + [c for c in objs[1] if c.isdigit()][0])
+                digit = next((c for c in objs[1] if c.isdigit()), None)
+                if digit is None:
+                    raise IndexError
+                objs.append("c" + digit)
         except IndexError:
             raise ReadingFailed(f"PlanBench raises IndexError on {line!r}") from None
         plan.append(f"({action} {' '.join(objs)})\n")
@@ -337,6 +339,8 @@ def _state_blocksworld(preds: list[str], data: dict) -> list[str]:
     for pred in (p.strip() for p in preds):
         if pred == "" or " not " in pred:
             continue
+        if not isinstance(data.get("predicate_mapping"), dict):
+            raise ReadingFailed("the config has no predicate_mapping (PlanBench raises KeyError)")
         key = next((k for k in mapping if str(mapping[k]) in pred), None)
         if key is None:
             continue
@@ -406,10 +410,9 @@ def verification(text: str, vocab: Vocabulary) -> dict:
                 precond_act = True
             else:
                 precond_pred = True
-        elif "Unmet precondition:" in line:
-            if precond_act_flag:
-                out["unmet_precondition"]["predicate"] = official_state(line.strip(), vocab)
-                precond_act_flag = False
+        elif "Unmet precondition:" in line and precond_act_flag:
+            out["unmet_precondition"]["predicate"] = official_state(line.strip(), vocab)
+            precond_act_flag = False
     return out
 
 
@@ -434,5 +437,3 @@ def verification_verdict(llm: dict, gold: dict) -> tuple[bool, bool, bool]:
         pass
     return True, True, expl
 
-
-_WS = re.compile(r"\s+")

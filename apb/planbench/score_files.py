@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from apb.engine.errors import InputFileError
-from apb.planbench.verdicts import Keys, score_records, task_kind
+from apb.planbench.verdicts import DEFAULT_KEYS, Keys, score_records, task_kind
 
 
 def read_released(path: str | Path) -> dict:
@@ -46,7 +46,7 @@ def write_released(data: dict, path: str | Path) -> None:
         raise InputFileError(f"{path}: cannot write it: {err.strerror or err}") from None
 
 
-def score_file(data: dict, config, task: str, *, keys: Keys = Keys(), reading_flag: str = "auto") -> dict:
+def score_file(data: dict, config, task: str, *, keys: Keys = DEFAULT_KEYS, reading_flag: str = "auto") -> dict:
     """The file with every record scored (all other keys kept)."""
     return {**data, "instances": score_records(config, task, data["instances"], keys=keys, reading_flag=reading_flag)}
 
@@ -54,7 +54,8 @@ def score_file(data: dict, config, task: str, *, keys: Keys = Keys(), reading_fl
 def tally(records: list, task: str) -> dict:
     """Counts: records, responses scored, PlanBench's correct ones (t3: binary, with type, with explanation), apb's."""
     scored = [r for r in records if isinstance(r, dict) and "apb_correct" in r]
-    counts = {"records": len(records), "scored": len(scored), "apb_correct": sum(bool(r["apb_correct"]) for r in scored)}
+    counts = {"records": len(records), "scored": len(scored),
+              "apb_correct": sum(bool(r["apb_correct"]) for r in scored)}
     if task_kind(task) == "verification":
         for key in ("llm_correct_binary", "llm_correct_w_type", "llm_correct_w_expl"):
             counts[key] = sum(bool(r.get(key)) for r in scored)

@@ -24,6 +24,9 @@ _NOISE = re.compile(r"[*`_\"]+")
 _MARKERS = re.compile(r"^\[\s*(?:plan|pddl plan|answer)\s*\]$|^(?:pddl|plain|text)$", re.IGNORECASE)
 _COST = re.compile(r"^the total time to execute the plan is \d+ minutes?\.?$", re.IGNORECASE)
 _PAREN = re.compile(r"^\(\s*[^()\s]+(?:\s+[^()\s]+)*\s*\)$")
+_REMARK = re.compile(r"\([^()]{0,300}\)")
+_NOTHING = re.compile(r"\bno (?:further |more |other )?(?:actions?|steps?) (?:are |is )?"
+                      r"(?:needed|required|necessary)\b", re.IGNORECASE)
 
 
 def _line_body(line: str) -> str:
@@ -32,8 +35,15 @@ def _line_body(line: str) -> str:
 
 
 def _benign(rest: str, wording: Wording) -> bool:
-    """A qualifier after an action: names no object, no action and hedges nothing."""
+    """A qualifier after an action: names no object, no action and hedges nothing (a remark in parentheses that
+    states no action and hedges nothing, '(now holding the red block)', aside)."""
     rest = rest.lower()
+    for remark in _REMARK.findall(rest):
+        inner = remark[1:-1]
+        if HEDGE.search(inner) or wording.loose_actions(inner) or any(p.search(inner) for _, p in
+                                                                        wording.action_patterns):
+            return False
+    rest = _REMARK.sub(" ", rest)
     if not rest.strip(" .;,"):
         return True
     if HEDGE.search(rest) or "(" in rest:
@@ -53,10 +63,17 @@ def _read_action(body: str, wording: Wording, task: Task) -> str | None:
         except ApbError:
             return None
     found = wording.action(body, prefix=True)
-    if found is None:
-        return None
-    action, rest = found
-    return action if _benign(rest, wording) else None
+    if found is not None:
+        action, rest = found
+        return action if _benign(rest, wording) else None
+    plain = _REMARK.sub(" ", body) if _benign(" ".join(_REMARK.findall(body)), wording) else body
+    readings = []
+    for candidate in wording.loose_actions(plain):
+        try:
+            readings.append(str(task.parse_action(candidate)))
+        except ApbError:
+            continue
+    return readings[0] if len(readings) == 1 else None
 
 
 def stated_plan(text: str, wording: Wording, task: Task, *, cost_line: bool = False) -> tuple[list[str] | None, str]:
@@ -68,7 +85,7 @@ def stated_plan(text: str, wording: Wording, task: Task, *, cost_line: bool = Fa
     parts = _END.split(text, maxsplit=1)
     body, after = parts[0], parts[1] if len(parts) > 1 else ""
     plan: list[str] = []
-    heading = False
+    heading = nothing = False
     for line in body.split("\n"):
         stripped = line.strip()
         if not stripped or _MARKERS.match(stripped.strip("`").strip() or "pddl"):
@@ -78,6 +95,8 @@ def stated_plan(text: str, wording: Wording, task: Task, *, cost_line: bool = Fa
             continue
         action = _read_action(content, wording, task)
         if action is not None:
+            if nothing:
+                return None, "the response says no action is needed and states actions"
             plan.append(action)
             continue
         if cost_line and plan and _COST.match(content + "."):
@@ -85,8 +104,11 @@ def stated_plan(text: str, wording: Wording, task: Task, *, cost_line: bool = Fa
         if not plan and not heading and stripped.endswith(":") and not HEDGE.search(stripped):
             heading = True
             continue
+        if not plan and _NOTHING.search(content) and not HEDGE.search(content):
+            nothing = True  # 'no further actions are needed': the empty plan, stated
+            continue
         return None, f"a line states no action of the domain: {stripped[:100]!r}"
-    if not plan:
+    if not plan and not nothing and not (len(parts) > 1 and not heading):
         return None, "the response states no action"
     for line in after.split("\n"):
         content = _line_body(line)
@@ -97,7 +119,7 @@ def stated_plan(text: str, wording: Wording, task: Task, *, cost_line: bool = Fa
     return plan, ""
 
 
-_NEGATED = re.compile(r"\bis not\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\bis (?:not|no longer)\b", re.IGNORECASE)
 
 
 def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]] | None, str]:
@@ -106,8 +128,9 @@ def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]]
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS or "\x00" in text:
         return None, "the response is not plain text within apb.engine.limits.MAX_ANSWER_CHARS"
     body = text.strip().split("[", 1)[0].strip()
-    body = _NOISE.sub(" ", body).strip().rstrip(".")
-    if not body or HEDGE.search(body):
+    hedged = HEDGE.search(body)
+    body = _REMARK.sub(" ", _NOISE.sub(" ", body)).strip().rstrip(".")
+    if not body or hedged:
         return None, "the response states no state, or hedges"
     true, false = set(), set()
     for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|\n+", body):

@@ -17,7 +17,7 @@ from functools import lru_cache
 from apb.engine import Task
 from apb.engine.errors import ApbError
 from apb.planbench import reading, sound
-from apb.planbench.problems import ProblemUnknown, base_task, domain_of, reuse_task, replanning_task
+from apb.planbench.problems import ProblemUnknown, base_task, domain_of, replanning_task, reuse_task
 from apb.planbench.wording import Wording
 
 PLAN_TASKS = {"t1": "task_1_plan_generation", "t2": "task_2_plan_optimality", "t4": "task_4_plan_reuse",
@@ -42,6 +42,9 @@ class Keys:
     instance: str = "instance_id"
     gold: str = "ground_truth_plan"
     translation: str = "raw_translation"
+
+
+DEFAULT_KEYS = Keys()
 
 
 def task_stem(task: str) -> str:
@@ -98,7 +101,7 @@ def _reading(reading_flag: str, stem: str, record: dict, keys: Keys) -> str:
     return "text"
 
 
-def score_record(config, task: str, record: dict, *, keys: Keys = Keys(), reading_flag: str = "auto") -> dict:
+def score_record(config, task: str, record: dict, *, keys: Keys = DEFAULT_KEYS, reading_flag: str = "auto") -> dict:
     """The record with PlanBench's verdict fields and apb's sound verdict added (see the module docstring)."""
     out = dict(record)
     response = record.get(keys.response)
@@ -258,7 +261,7 @@ def _state(out: dict, response: str, gold, vocab, config, instance_id, query: st
     out["apb_reason"] = "the state is right" if not wrong else f"wrong about {', '.join(sorted(wrong)[:5])}"
 
 
-def score_records(config, task: str, records: list, *, keys: Keys = Keys(), reading_flag: str = "auto") -> list:
+def score_records(config, task: str, records: list, *, keys: Keys = DEFAULT_KEYS, reading_flag: str = "auto") -> list:
     """`score_record` on every record (non-dict entries kept as they are)."""
     return [score_record(config, task, r, keys=keys, reading_flag=reading_flag) if isinstance(r, dict) else r
             for r in records]

@@ -31,6 +31,12 @@ def object_text(name: str, data: dict) -> str:
     return name
 
 
+# Words a sentence may use between an action's verb and its objects besides the template's own ('unstack the red
+# block from the blue block' for 'unstack the {} from on top of the {}').
+CONNECTIVES = frozenset({"from", "on", "onto", "to", "top", "of", "into", "in", "at", "off", "with", "using", "a",
+                         "an"})
+
+
 class Wording:
     """The exact inverse of a config's templates over one problem's objects."""
 
@@ -42,6 +48,7 @@ class Wording:
         self.by_text = texts  # object text (lower case) -> PDDL name
         alternatives = sorted(texts, key=len, reverse=True)
         self._object = "|".join(re.escape(t) for t in alternatives) or r"(?!x)x"
+        self._mention = re.compile(rf"(?<![\w-])(?:{self._object})(?![\w-])")
 
     def _compile(self, templates: dict) -> list[tuple[str, re.Pattern]]:
         out = []
@@ -81,6 +88,24 @@ class Wording:
         """(the action a sentence states, `(stack a b)`, the text after its wording); None when it states none (or
         two)."""
         return self._read(text, self.action_patterns, prefix)
+
+    def loose_actions(self, text: str) -> list[str]:
+        """The actions a sentence may state in other words: the verb of an action's wording first, then exactly
+        its number of objects in order, and no other word but the wording's own and connectives; every reading."""
+        text = normal(text)
+        objects = [self.by_text[m.group(0)] for m in self._mention.finditer(text)]
+        words = self._mention.sub(" ", text).split()
+        found = []
+        for name, template in (self.data.get("actions") or {}).items():
+            if not isinstance(template, str):
+                continue
+            own = normal(template)
+            if own.count("{}") != len(objects) or not words or words[0] != own.split()[0]:
+                continue
+            allowed = set(own.replace("{}", " ").split()) | CONNECTIVES
+            if all(w in allowed for w in words):
+                found.append("(" + " ".join([str(name).lower(), *objects]) + ")")
+        return found
 
     def fact(self, text: str) -> str | None:
         """The fact a clause states exactly, `(on a b)`, else None."""

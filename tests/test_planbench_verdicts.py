@@ -1,0 +1,211 @@
+"""PlanBench's verdicts as its release computes them (apb.planbench.verdicts), record by record over every released
+results file of plan-bench (both models, every config and task there), PlanBench's own reader as an oracle on
+apb's inputs, apb's sound verdict on hedges and alternatives, and `apb planbench score` through the CLI."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import types
+from pathlib import Path
+
+import pytest
+import yaml
+
+from apb.cli import main
+from apb.datasets.planbench import load_config
+from apb.planbench import reading
+from apb.planbench.verdicts import _vocabulary, score_record, task_kind
+
+ROOT = Path(__file__).resolve().parents[1]
+RELEASE = ROOT.parent / "shared" / "reference" / "planbench"
+RESULTS = sorted((RELEASE / "plan-bench" / "results").glob("*/*/*.json.gz"))
+EXCEPTIONS = yaml.safe_load((ROOT / "tests" / "data" / "planbench" / "verdict_exceptions.yaml").read_text())
+ALLOWED = {(e["file"], e["instance_id"], e["field"]) for e in EXCEPTIONS["exceptions"]}
+VERIFICATION = ("llm_correct_binary", "llm_correct_w_type", "llm_correct_w_expl")
+
+
+def _records(path: Path) -> list[dict]:
+    return json.loads(gzip.decompress(path.read_bytes()))["instances"]
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(RELEASE / "plan-bench"))
+
+
+def test_every_released_results_file_is_here():
+    assert len(RESULTS) == 26  # blocksworld(_3): ten tasks of GPT-4, t3 and t7 of davinci; mystery(_3): t3
+    assert sum(len(_records(p)) for p in RESULTS) == 7800
+    assert len(ALLOWED) < 0.01 * 7800
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=_name)
+def test_apb_reproduces_the_released_verdict_of_every_record(path):
+    config = load_config(path.parent.parent.name, "plan-bench")
+    stem = path.name.removesuffix(".json.gz")
+    fields = VERIFICATION if task_kind(stem) == "verification" else ("llm_correct",)
+    scored = 0
+    for record in _records(path):
+        mine = score_record(config, stem, record)
+        assert {k: mine[k] for k in record} == record | ({k: mine[k] for k in OFFICIAL if k in record}), \
+            "every input field is kept"
+        if not record.get("llm_raw_response"):
+            assert mine == record  # PlanBench skips a record without a response
+            continue
+        scored += 1
+        for field in fields:
+            if (_name(path), record["instance_id"], field) in ALLOWED:
+                continue
+            assert mine[field] == record[field], (record["instance_id"], field, record["llm_raw_response"][:300])
+        if "optimality" in stem and "actual_cost_of_llm_plan" in record and "actual_cost_of_llm_plan" in mine:
+            assert (mine["actual_cost_of_llm_plan"], mine["cost_by_llm"]) == (
+                record["actual_cost_of_llm_plan"], record["cost_by_llm"])
+        if task_kind(stem) != "plan":  # the state read, the verification dicts: exactly as released
+            assert mine["extracted_llm_plan"] == record["extracted_llm_plan"] or (
+                sorted(mine["extracted_llm_plan"]) == sorted(record["extracted_llm_plan"]))
+        assert isinstance(mine["apb_correct"], bool) and "apb_plan" in mine
+    assert scored >= len(_records(path)) - 1
+
+
+OFFICIAL = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cost_by_llm", "parsed_ground_truth_plan",
+            *VERIFICATION)
+
+
+# ---- PlanBench's own reader as the oracle ---------------------------------------------------------------------------
+def _oracle():
+    """plan-bench's utils/text_to_pddl.py loaded on its own (it needs numpy only)."""
+    pytest.importorskip("numpy")
+    source = RELEASE / "plan-bench" / "utils" / "text_to_pddl.py"
+    spec = importlib.util.spec_from_file_location("planbench_text_to_pddl", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _action_set(vocab):
+    return {name: types.SimpleNamespace(parameters=types.SimpleNamespace(vars=lambda n=n: list(range(n))))
+            for name, n in vocab.actions}
+
+
+TEXTS = ["unstack the red block from on top of the blue block\nput down the red block\n[PLAN END]",
+         "1. Pick up the yellow block.\n2. Stack the yellow block on top of the red block\nI am done",
+         "stack the red block on top of the red block\nstack the blue block on the orange block and the red block",
+         "attack object a\nfeast object b from object c\n**succumb object a**\novercome object d from object b",
+         "", "\n\n", "pick up the red block or the blue block", "(unstack a b)\n(put-down a)", "x" * 5000]
+
+
+@pytest.mark.parametrize("name", ["blocksworld", "mystery_blocksworld", "random_blocksworld"])
+def test_planbench_reader_is_the_oracle(tmp_path, monkeypatch, name):
+    module = _oracle()
+    monkeypatch.chdir(tmp_path)  # its reader writes the plan file it makes
+    config = load_config(name, "plan-bench")
+    vocab = _vocabulary(config)
+    responses = list(TEXTS)
+    for path in RESULTS[:2]:
+        responses += [r["llm_raw_response"] for r in _records(path)[:150] if r.get("llm_raw_response")]
+    for text in responses:
+        for ours, theirs in ((lambda t=text: reading.official_plan(t, vocab),
+                              lambda t=text: module.text_to_plan(t, _action_set(vocab), "plan", config.data)),
+                             (lambda t=text: reading.official_state(t, vocab),
+                              lambda t=text: module.text_to_state(t, config.data))):
+            try:
+                expected = theirs()
+            except Exception:  # PlanBench's reading raises: apb's says so
+                with pytest.raises(reading.ReadingFailed):
+                    ours()
+            else:
+                assert ours() == expected, text[:200]
+
+
+# ---- apb's sound verdict ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def t1():
+    config = load_config("blocksworld", "plan-bench")
+    [record] = [r for r in _records(RESULTS[0]) if r["instance_id"] == 5]
+    return config, record
+
+
+GOOD = ("unstack the orange block from on top of the blue block\nput down the orange block\n"
+        "unstack the blue block from on top of the red block\nput down the blue block\npick up the yellow block\n"
+        "stack the yellow block on top of the orange block\npick up the blue block\n"
+        "stack the blue block on top of the red block\n[PLAN END]\n")
+
+
+def _judge(t1, response):
+    config, record = t1
+    return score_record(config, "task_1_plan_generation", {**record, "llm_raw_response": response})
+
+
+def test_a_plain_plan_is_credited_by_both(t1):
+    for response in (GOOD, "Here is the plan:\n" + "\n".join(f"{i}. {s}" for i, s in enumerate(GOOD.split("\n"), 1)),
+                     GOOD.replace("put down the orange block", "put down the orange block on the table")):
+        scored = _judge(t1, response)
+        assert scored["llm_correct"] is True and scored["apb_correct"] is True, (response, scored["apb_reason"])
+    assert _judge(t1, GOOD)["apb_plan"][:2] == ["(unstack c b)", "(put-down c)"]
+
+
+@pytest.mark.parametrize("response", [
+    "I am not sure this works, but maybe:\n" + GOOD,
+    GOOD.replace("[PLAN END]", "Alternatively, pick up the red block first.\n[PLAN END]"),
+    "Option 1:\n" + GOOD.split("[PLAN END]")[0] + "Option 2:\npick up the red block\n[PLAN END]",
+    GOOD + "Or, if that fails, unstack the blue block from on top of the red block",
+    "The plan is valid and the goal is reached.",
+    "/dev/stdin", "\x00" + GOOD,
+])
+def test_a_hedge_or_a_list_of_alternatives_is_not_a_plan(t1, response):
+    scored = _judge(t1, response)
+    assert scored["apb_correct"] is False and scored["apb_plan"] is None, scored["apb_reason"]
+
+
+def test_the_official_reading_credits_what_the_sound_one_refuses(t1):
+    """PlanBench reads the actions out of a hedge: its verdict is reproduced, apb's does not credit it."""
+    scored = _judge(t1, "I am not sure this works, but maybe:\n" + GOOD)
+    assert scored["llm_correct"] is True and scored["apb_correct"] is False
+
+
+def test_verification_and_state_sound_verdicts():
+    config = load_config("blocksworld", "plan-bench")
+    t3 = next(p for p in RESULTS if p.name.startswith("task_3") and "gpt-4" in str(p) and p.parts[-3] == "blocksworld")
+    record = _records(t3)[3]
+    assert score_record(config, "t3", record)["apb_correct"] is True  # 'The above plan is invalid' on an invalid plan
+    both = score_record(config, "t3", {**record, "llm_raw_response": "The plan is valid. The plan is invalid."})
+    assert both["apb_correct"] is False and both["apb_plan"] is None
+    t7 = next(p for p in RESULTS if p.name.startswith("task_7") and "gpt-4" in str(p) and p.parts[-3] == "blocksworld")
+    record = _records(t7)[3]
+    right = score_record(config, "t7", record)
+    assert right["llm_correct"] is True and right["apb_correct"] is True
+    hedged = score_record(config, "t7", {**record, "llm_raw_response": record["llm_raw_response"] + " or maybe not"})
+    assert hedged["apb_correct"] is False
+
+
+# ---- the command -----------------------------------------------------------------------------------------------------
+def test_score_command_keeps_every_field_and_adds_the_verdicts(tmp_path, capsys):
+    records = _records(RESULTS[0])[:20]
+    source = tmp_path / "responses.json"
+    stripped = [{"id": r["instance_id"], "answer": r["llm_raw_response"], "prompt": r["query"], "extra": 1}
+                for r in records]
+    source.write_text(json.dumps({"task": "t1", "instances": stripped}))
+    out = tmp_path / "scored.json.gz"
+    assert main(["planbench", "score", str(source), "--config", "blocksworld", "--task", "t1", "--out", str(out),
+                 "--response-key", "answer", "--query-key", "prompt", "--id-key", "id"]) == 0
+    scored = json.loads(gzip.decompress(out.read_bytes()))
+    assert scored["task"] == "t1" and len(scored["instances"]) == 20
+    for before, after, released in zip(stripped, scored["instances"], records):
+        assert {k: after[k] for k in before} == before
+        if before["answer"]:
+            assert after["llm_correct"] == released["llm_correct"]
+        else:  # PlanBench skips a record without a response
+            assert "llm_correct" not in after
+    assert "19 of 20 records scored" in capsys.readouterr().out  # one has no response
+
+
+def test_score_command_refuses_bad_input_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["planbench", "score", str(bad), "--config", "blocksworld", "--task", "t1",
+                 "--out", str(tmp_path / "o.json")]) == 2
+    assert main(["planbench", "score", str(tmp_path / "missing.json"), "--config", "blocksworld", "--task", "t1",
+                 "--out", str(tmp_path / "o.json")]) == 2
+    err = capsys.readouterr().err
+    assert "not JSON" in err and "not found" in err and "Traceback" not in err
