@@ -114,3 +114,37 @@ def test_a_run_killed_with_sigkill_resumes_with_nothing_lost_or_duplicated(tmp_p
                          .read_text())
     assert [r["instance_id"] for r in results["instances"]] == sorted(expected)
     assert all(r["llm_correct"] == expected[r["instance_id"]]["llm_correct"] for r in results["instances"])
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_the_readmes_planbench_example_runs_against_a_local_server_and_prints_the_leaderboard_row(tmp_path):
+    """The README's one command (t1 on Blocksworld against a local OpenAI-compatible server), against
+    apb.bench.llm_server on 127.0.0.1 answering each prompt with its instance's gold plan in PlanBench's words."""
+    import re
+    import shlex
+
+    from apb.bench.llm_server import AnswerTable, LLMServer, message_key
+    from apb.datasets.planbench import load_config
+    from apb.planbench.instances import Instance
+    from apb.planbench.prompts import prompt_file
+    from apb.planbench.render import plan_lines
+
+    [command] = [line for block in re.findall(r"```sh\n(.*?)```", README.read_text(), flags=re.S)
+                 for line in block.splitlines() if "apb planbench eval" in line]
+    config = load_config("blocksworld")
+    answers = {message_key(r["query"]): plan_lines(Instance(config, r["instance_id"]).plan, config.data)
+               for r in prompt_file(config, "t1")["instances"][:20]}
+    with LLMServer(AnswerTable(exact=answers)) as server:
+        command = command.replace("http://localhost:8000/v1", server.url)
+        for part in command.split("&&"):
+            args = shlex.split(part)
+            assert args[0] == "apb"
+            done = subprocess.run([sys.executable, "-m", "apb", *args[1:]], capture_output=True, text=True,
+                                  cwd=tmp_path, timeout=600)
+            assert done.returncode == 0, done.stderr
+    row = [line for line in done.stdout.splitlines() if " t1 " in line]
+    assert len(row) == 1 and row[0].count("100.0") == 2 and " 20 " in row[0]  # every gold plan correct, both ways
+    rows = [json.loads(line) for line in (tmp_path / "runs" / "pb" / RESULTS_FILE).read_text().splitlines()]
+    assert len(rows) == 20 and all(r["official"] and r["sound"] for r in rows)

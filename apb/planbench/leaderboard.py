@@ -11,6 +11,7 @@ from apb.eval.episode_specs import EvalError
 from apb.eval.items import RecordStore
 from apb.eval.rundir import read_run_file
 from apb.planbench.runs import PLANBENCH_PROMPTS
+from apb.planbench.verdicts import SHORT_NAMES
 
 
 def leaderboard_rows(dirs: list[str | Path]) -> list[dict]:
@@ -31,6 +32,7 @@ def leaderboard_rows(dirs: list[str | Path]) -> list[dict]:
             n = len(answered)
             rows.append({"model": settings.get("engine") or settings.get("llm"),
                          "config": f"{settings.get('folder')}/{settings.get('config')}", "task": task,
+                         "short": next((s for s, stem in SHORT_NAMES.items() if stem == task), task),
                          "instances": n, "official": sum(bool(r.get("official")) for r in answered),
                          "sound": sum(bool(r.get("sound")) for r in answered),
                          "official_pct": 100.0 * sum(bool(r.get("official")) for r in answered) / n if n else None,
@@ -44,5 +46,5 @@ def leaderboard_table(rows: list[dict]) -> Table:
                   title="PlanBench")
     for row in rows:
         pct = [("-" if row[k] is None else f"{row[k]:.1f}") for k in ("official_pct", "sound_pct")]
-        table.add_row(str(row["model"]), row["config"], row["task"], str(row["instances"]), *pct, str(row["errors"]))
+        table.add_row(str(row["model"]), row["config"], row["short"], str(row["instances"]), *pct, str(row["errors"]))
     return table
