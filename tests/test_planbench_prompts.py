@@ -55,6 +55,12 @@ PROMPT_FILES = [p for p in released_files("prompts") if stem_of(p) in STEMS]
 def test_every_released_prompt_file_is_reproduced_byte_for_byte(path):
     ours = generated(path.parent.name, stem_of(path), "prompts")
     released = read(path)
+    ids = [r["instance_id"] for r in json.loads(released)["instances"]]
+    every = [r["instance_id"] for r in ours["instances"]]
+    if ids != every:  # a file PlanBench stopped writing early holds the first records only (docs/planbench.md)
+        assert ids == every[:len(ids)] and path.parts[-2:] == ("obfuscated_deceptive_logistics",
+                                                              "task_2_plan_optimality.json.gz")
+        ours = {**ours, "instances": ours["instances"][:len(ids)]}
     if stem_of(path) == "task_7_plan_execution":
         assert prompt_bytes(comparable(ours)) == prompt_bytes(comparable(json.loads(released)))
     else:

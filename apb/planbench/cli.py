@@ -40,6 +40,7 @@ def add_parsers(commands) -> None:
     p.add_argument("--variant", choices=("prompts", "results"), default="prompts",
                    help="prompts (default): as the released prompt files; results: as the queries of the released "
                         "results/responses files (earlier intros and randomness for t1, t3)")
+    p.add_argument("--instances", help="only these instance ids (comma-separated; ranges as 2-10)")
     p.add_argument("--out", required=True, help="the JSON file to write")
     p.set_defaults(func=cmd_prompts)
     add_score_parser(sub)
@@ -78,7 +79,7 @@ def cmd_prompts(args: argparse.Namespace) -> int:
 
     config = load_config(args.config, args.folder)
     started = time.perf_counter()
-    obj = prompt_file(config, args.task, args.variant)
+    obj = prompt_file(config, args.task, args.variant, _instances(args.instances))
     path = write_prompt_file(obj, args.out)
     out.print(f"{len(obj['instances'])} prompts ({obj['task']}, {config.folder}/{config.name}) -> "
               f"{escape(str(path))} in {time.perf_counter() - started:.1f} s")

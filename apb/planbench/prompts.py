@@ -31,15 +31,20 @@ def prompt_task(task: str) -> tuple[str, str]:
                        hint="tasks: " + ", ".join(f"{short} ({SHORT_NAMES[short]})" for short in GENERATORS))
 
 
-def prompt_file(config: PlanBenchConfig, task: str, variant: str = "prompts") -> dict:
+def prompt_file(config: PlanBenchConfig, task: str, variant: str = "prompts",
+                instances: set[int] | None = None) -> dict:
     """The prompt file of a task for a config, as a JSON object in PlanBench's layout. `variant` "results" gives the
-    queries as the released results/responses files asked them (t1, t3 differ: apb.planbench.prompt_tasks)."""
+    queries as the released results/responses files asked them (t1, t3 differ: apb.planbench.prompt_tasks);
+    `instances` keeps only those instance ids."""
     if variant not in RELEASED_VARIANTS:
         raise DatasetError(f"unknown prompt variant {variant!r}", hint=f"use one of: {', '.join(RELEASED_VARIANTS)}")
     short, stem = prompt_task(task)
     if short == "t5" and not config.has_generalized:
         raise DatasetError(f"PlanBench config {config.folder}/{config.name} has no generalized instances (t5)")
-    return GENERATORS[short](config, stem, variant)
+    obj = GENERATORS[short](config, stem, variant)
+    if instances is not None:  # e.g. a released file PlanBench stopped writing early (docs/planbench.md)
+        obj["instances"] = [r for r in obj["instances"] if r["instance_id"] in instances]
+    return obj
 
 
 def prompt_bytes(obj: dict) -> bytes:
