@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from apb.datasets.planbench import PlanBenchConfig
 from apb.planbench.instances import Instance
-from apb.planbench.prompt_tasks import CURRENT_CODE, EARLIER_CODE, Stream, header, intro, task_ids
+from apb.planbench.prompt_tasks import Stream, header, intro, seeding, task_ids
 from apb.planbench.render import action_text, plan_lines, state_text
 
 VALID = "The above plan is valid.\n"
@@ -79,7 +79,7 @@ def t3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     for mystery blocksworld, an earlier intro)."""
     data = config.data
     out = header(stem, data)
-    stream = Stream(EARLIER_CODE if variant == "results" else CURRENT_CODE)
+    stream = Stream(seeding(data, stem, variant))
     rng = stream.rng
     pool_size = n_files(config)
     for number in task_ids(config):
