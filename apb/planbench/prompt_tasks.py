@@ -216,3 +216,37 @@ def t8_3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
         data = inst.config.data
         return fill_template(init, goal, plan, data) + fill_template(init, full, "", data)
     return _goal_reformulation(config, stem, variant, blocks)
+
+
+def t4(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+    """Plan reuse: an instance with its plan, then the same initial state with the state after a random prefix of
+    that plan as the goal; the gold is that prefix. `new_instance` holds the new problem (see `new_instance`): its
+    goal is what the prefix made true, as PlanBench's executor writes it."""
+    data = config.data
+    out = header(stem, data)
+    stream = Stream(seeding(data, stem, variant))
+    for number in task_ids(config):
+        inst = Instance(config, number)
+        stream.executor()
+        stream.prefix(inst.plan)  # the first random prefix (PlanBench draws it and shows the whole plan)
+        init, goal = state_text(inst.init, data).strip(), state_text(inst.goal, data)
+        query = intro(data, stem, variant) + (
+            f"\n[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that {goal}.\n"
+            f"My plan is as follows:\n\n[PLAN]{plan_lines(inst.plan, data)} ")
+        prefix = inst.plan[:stream.prefix(inst.plan)]
+        reached = inst.progress(inst.init, prefix)
+        query += (f"\n[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that "
+                  f"{state_text(reached, data)}.\nMy plan is as follows:\n\n[PLAN]")
+        out["instances"].append({"instance_id": number, "query": query,
+                                 "ground_truth_plan": gold_plan_text(prefix, data),
+                                 "new_instance": new_instance(sorted(inst.init), sorted(reached - inst.init))})
+    return out
+
+
+def new_instance(init: list[str], goal: list[str]) -> dict:
+    """The problem part of PlanBench's `new_instance` (its model parser's dict): the initial and goal facts as
+    `[predicate, [args]]`, sorted (PlanBench lists them in a Python set's order; the domain part is not written)."""
+    def fact(key: str) -> list:
+        name, *args = key.split("_")
+        return [name, args]
+    return {"instance": {"init": {"functions": [], "pred": [fact(k) for k in init]}, "goal": [fact(k) for k in goal]}}
