@@ -1,7 +1,7 @@
 """`apb planbench prompts` reproduces PlanBench's release: every released prompt file byte for byte, and the
 `query` of every record of its results and responses files (docs/planbench.md lists what cannot be reproduced and
-why: t7's `ground_truth_plan` and t4's `new_instance` list facts in a Python set's iteration order and are compared
-sorted)."""
+why: t7's `ground_truth_plan` and t4's and t6's `new_instance` list facts in a Python set's iteration order and
+are compared sorted)."""
 
 from __future__ import annotations
 
@@ -43,14 +43,14 @@ def generated(config: str, stem: str, variant: str) -> dict:
 def comparable(obj: dict) -> dict:
     """t7's ground truth (the facts after the plan prefix) as a sorted list and t4's `new_instance` as its problem's
     sorted facts: the release lists them in a Python set's iteration order, which differs from process to process
-    (and apb writes only the problem part of `new_instance`)."""
+    (and apb writes only the problem part of `new_instance`); t6's the same."""
     def problem(model: dict) -> dict:
         facts = model["instance"]
         return {"init": sorted(map(str, facts["init"]["pred"])), "goal": sorted(map(str, facts["goal"]))}
     if obj.get("task") == "task_7_plan_execution":
         obj = {**obj, "instances": [{**r, "ground_truth_plan": sorted(r["ground_truth_plan"])}
                                     for r in obj["instances"]]}
-    if obj.get("task") == "task_4_plan_reuse":
+    if obj.get("task") in ("task_4_plan_reuse", "task_6_replanning"):
         obj = {**obj, "instances": [{**r, "new_instance": problem(r["new_instance"])} for r in obj["instances"]]}
     return obj
 
@@ -68,7 +68,7 @@ def test_every_released_prompt_file_is_reproduced_byte_for_byte(path):
         assert ids == every[:len(ids)] and path.parts[-2:] == ("obfuscated_deceptive_logistics",
                                                               "task_2_plan_optimality.json.gz")
         ours = {**ours, "instances": ours["instances"][:len(ids)]}
-    if stem_of(path) in ("task_7_plan_execution", "task_4_plan_reuse"):
+    if stem_of(path) in ("task_7_plan_execution", "task_4_plan_reuse", "task_6_replanning"):
         assert prompt_bytes(comparable(ours)) == prompt_bytes(comparable(json.loads(released)))
     else:
         assert prompt_bytes(ours) == released
