@@ -7,7 +7,7 @@ from __future__ import annotations
 from apb.datasets.dataset import DatasetError
 from apb.datasets.planbench import PlanBenchConfig
 from apb.planbench.instances import Instance
-from apb.planbench.prompt_tasks import Stream, header, intro, new_instance, one_shot_ids, seeding
+from apb.planbench.prompt_tasks import Stream, intro, new_instance, one_shot_ids, start
 from apb.planbench.render import action_text, gold_plan_text, plan_lines, state_text
 
 EVENTS = {  # PlanBench's events by the config's domain name: (holding, clear, hand-empty, on) predicates
@@ -64,8 +64,7 @@ def t6(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     if data["domain_name"] not in EVENTS:
         raise DatasetError(f"PlanBench config {config.folder}/{config.name}: apb writes t6 for the configs PlanBench "
                            f"defines an event for ({', '.join(EVENTS)})")
-    out = header(stem, data)
-    stream = Stream(seeding(data, stem, variant))
+    data, out, stream = start(config, stem, variant)
     for example, number in one_shot_ids(config):
         query = intro(data, stem, variant)
         for i, with_answer in ((example, True), (number, False)):

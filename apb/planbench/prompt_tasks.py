@@ -78,6 +78,12 @@ def intro(data: dict, stem: str, variant: str, key: str = "domain_intro") -> str
     return data[key]
 
 
+def start(config: PlanBenchConfig, stem: str, variant: str) -> tuple[dict, dict, Stream]:
+    """(the config's data, the file's header with no records yet, the random stream) of a task that draws."""
+    data = config.data
+    return data, header(stem, data), Stream(seeding(data, stem, variant))
+
+
 def header(stem: str, data: dict) -> dict:
     return {"task": stem, "prompt_type": "oneshot", "domain": data["domain_name"], "instances": []}
 
@@ -154,9 +160,7 @@ def _execution(inst: Instance, stream: Stream, with_answer: bool, data: dict) ->
 def t7(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     """Plan execution. The released `ground_truth_plan` lists the resulting facts in a Python set's iteration order
     (random per process: docs/planbench.md); here they are sorted."""
-    data = config.data
-    out = header(stem, data)
-    stream = Stream(seeding(data, stem, variant))
+    data, out, stream = start(config, stem, variant)
     for example, number in one_shot_ids(config):
         query = intro(data, stem, variant)
         answer: list[str] = []
@@ -172,9 +176,7 @@ def t7(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
 
 
 def _goal_reformulation(config: PlanBenchConfig, stem: str, variant: str, blocks: Callable) -> dict:
-    data = config.data
-    out = header(stem, data)
-    stream = Stream(seeding(data, stem, variant))
+    data, out, stream = start(config, stem, variant)
     for number in task_ids(config):
         inst = Instance(config, number)
         stream.executor()
@@ -222,9 +224,7 @@ def t4(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     """Plan reuse: an instance with its plan, then the same initial state with the state after a random prefix of
     that plan as the goal; the gold is that prefix. `new_instance` holds the new problem (see `new_instance`): its
     goal is what the prefix made true, as PlanBench's executor writes it."""
-    data = config.data
-    out = header(stem, data)
-    stream = Stream(seeding(data, stem, variant))
+    data, out, stream = start(config, stem, variant)
     for number in task_ids(config):
         inst = Instance(config, number)
         stream.executor()
