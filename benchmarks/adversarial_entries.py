@@ -182,6 +182,60 @@ def _nl2pddl_entries() -> list[Entry]:
             Entry("equivalence check", setup, equiv, gold=gold, reward=lambda v: v == "equivalent")]
 
 
+@cache
+def planbench_records() -> tuple:
+    """(config, records of t1/t2, t3 and t7, their gold answers) on PlanBench's blocksworld instance 5, the queries
+    stating what apb reads back (the t3 plan, the t7 action sequence) in the config's wording."""
+    from apb.datasets.planbench import load_config
+    from apb.planbench.problems import base_task
+    from apb.planbench.wording import object_text
+    from apb.planners import solve
+
+    config = load_config("blocksworld", "plan-bench")
+    data = config.data
+    task = base_task(config, 5)
+    plan = [str(a) for a in solve(task, "astar").plan]
+
+    def say(action: str) -> str:
+        name, *args = action[1:-1].split()
+        return data["actions"][name].format(*[object_text(a, data) for a in args])
+
+    def state(facts) -> str:
+        texts = [data["predicates"][f[1:-1].split()[0]].format(*[object_text(a, data) for a in f[1:-1].split()[1:]])
+                 for f in sorted(facts)]
+        return ", ".join(texts[:-1]) + " and " + texts[-1]
+
+    lines = "\n".join(say(a) for a in plan)
+    t1 = {"instance_id": 5, "query": "", "ground_truth_plan": "\n".join(plan)}
+    # t3 asks whether a plan is valid: "The plan is valid" (a claim of success elsewhere) is an answer here, so the
+    # plan asked about is invalid (its last step left out) and the right answer is "invalid"
+    prefix = "\n".join(say(a) for a in plan[:-1])
+    t3 = {"instance_id": 5, "query": f"[STATEMENT]\nMy plan is as follows:\n\n[PLAN]\n{prefix}\n[PLAN END]\n",
+          "ground_truth_plan": "The above plan is invalid. These are the unmet goal conditions:\n"}
+    after = task.facts(task.apply(task.initial_state, plan[0]))
+    t7 = {"instance_id": 5, "query": f"[STATEMENT]\n[ACTION SEQUENCE]\n{say(plan[0])}\n[ACTION SEQUENCE END]\n",
+          "ground_truth_plan": ["_".join(f[1:-1].split()) for f in after]}
+    golds = {"t1": lines + "\n[PLAN END]", "t2": lines + f"\n[PLAN END]\nThe total time to execute the plan is "
+             f"{len(plan)} minutes.", "t3": "The above plan is invalid.", "t7": state(after)}
+    return config, {"t1": t1, "t2": t1, "t3": t3, "t7": t7}, golds
+
+
+def _planbench_entries() -> list[Entry]:
+    from apb.planbench.verdicts import score_record
+
+    def entry(task: str, official: str) -> Entry:
+        def call(ctx, case, text):
+            config, records, _ = ctx
+            return score_record(config, task, {**records[task], "llm_raw_response": text})
+
+        return Entry(f"planbench score_record {task}", planbench_records, call,
+                     gold=lambda ctx, case: ctx[2][task], reward=lambda r: r.get("apb_correct") is True,
+                     official=lambda r: bool(r.get(official)))
+
+    return [entry("t1", "llm_correct"), entry("t2", "llm_correct"), entry("t3", "llm_correct_binary"),
+            entry("t7", "llm_correct")]
+
+
 def _reasoning_gym_entries() -> list[Entry]:
     def plans():
         import reasoning_gym
@@ -354,7 +408,7 @@ def available_entries() -> tuple[list[Entry], list[tuple[str, str]]]:
               "lm-eval": ("lm_eval", _lm_eval_entries), "openenv": ("openenv.core", _openenv_entries),
               "reasoning-gym": ("reasoning_gym", _reasoning_gym_entries), "gem": ("gem", _gem_entries)}
     entries = [*_validate_entries(), *_env_entries(), *_translator_entries(), *_game_entries(), *_acp_entries(),
-               *_nl2pddl_entries()]
+               *_nl2pddl_entries(), *_planbench_entries()]
     missing = []
     for group, (module, build) in groups.items():
         try:
