@@ -18,7 +18,7 @@ from apb.engine import Task
 from apb.engine.errors import ApbError
 from apb.planbench import reading, sound
 from apb.planbench.problems import ProblemUnknown, base_task, domain_of, replanning_task, reuse_task
-from apb.planbench.wording import Wording
+from apb.planbench.wording import wording_for
 
 PLAN_TASKS = {"t1": "task_1_plan_generation", "t2": "task_2_plan_optimality", "t4": "task_4_plan_reuse",
               "t5": "task_5_plan_generalization", "t6": "task_6_replanning", "t8_1": "task_8_1_goal_shuffling",
@@ -167,7 +167,7 @@ def _sound_plan(out: dict, response: str, stem: str, config, problem: Task | Non
     if "unsolvable" in config.data.get("domain_name", ""):
         out["apb_reason"] = "the instance is unsolvable: no plan is correct (a claim of no plan is not a plan)"
         return
-    wording = Wording(config.data, list(problem.problem.objects))
+    wording = wording_for(config, problem.problem.objects)
     plan, reason = sound.stated_plan(response, wording, problem, cost_line="optimality" in stem)
     if plan is None:
         out["apb_reason"] = reason
@@ -194,7 +194,7 @@ def _query_task(config, instance_id, query: str) -> tuple[Task | None, list[str]
         task = base_task(config, instance_id)
     except ProblemUnknown:
         return None, None
-    wording = Wording(config.data, list(task.problem.objects))
+    wording = wording_for(config, task.problem.objects)
     tail = query.rsplit("[STATEMENT]", 1)[-1]
     for start, end in (("[PLAN]", "[PLAN END]"), ("[ACTION SEQUENCE]", "[ACTION SEQUENCE END]")):
         if start in tail:
@@ -250,7 +250,7 @@ def _state(out: dict, response: str, gold, vocab, config, instance_id, query: st
     except ApbError as err:
         out["apb_reason"] = f"the query's action sequence does not execute: {err}"
         return
-    stated, reason = sound.stated_state(response, Wording(config.data, list(task.problem.objects)))
+    stated, reason = sound.stated_state(response, wording_for(config, task.problem.objects))
     if stated is None:
         out["apb_reason"] = reason
         return

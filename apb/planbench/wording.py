@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 _PLACEHOLDER = re.compile(r"\\\{\\\}")
 _FILLER = re.compile(r"\b(?:the|currently)\b")
@@ -129,3 +129,18 @@ class Wording:
                 return None
             out.append(fact)
         return out
+
+
+@lru_cache(maxsize=256)
+def _cached(config, objects: tuple[str, ...]) -> Wording:
+    return Wording(config.data, list(objects))
+
+
+def wording_for(config, objects) -> Wording:
+    """The wording of a config (hashable, with `.data`) over these objects, built once per object set; for the
+    blocksworld family over every object the config names (a response naming a block the problem lacks then reads
+    as an action the engine refuses), so one wording serves all its problems."""
+    names = set(objects)
+    if "blocksworld" in str(config.data.get("domain_name", "")):
+        names |= set(config.data.get("encoded_objects") or {})
+    return _cached(config, tuple(sorted(names)))
