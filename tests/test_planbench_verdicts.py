@@ -209,3 +209,67 @@ def test_score_command_refuses_bad_input_in_one_line(tmp_path, capsys):
                  "--out", str(tmp_path / "o.json")]) == 2
     err = capsys.readouterr().err
     assert "not JSON" in err and "not found" in err and "Traceback" not in err
+
+
+# ---- llm_planning_analysis's readings: its text reader and its translator reader as the oracle ------------------------
+def _analysis_oracle(monkeypatch):
+    pytest.importorskip("numpy")
+    pytest.importorskip("openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "unused")  # it builds a client before it sees the stored translation
+    source = RELEASE / "llm_planning_analysis" / "utils" / "text_to_pddl.py"
+    spec = importlib.util.spec_from_file_location("analysis_text_to_pddl", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TRANSLATIONS = [
+    "Here it is\n[PDDL PLAN]\n(unstack red blue)\n(put-down red)\n(pick-up blue)\n(stack blue orange)\n[PDDL PLAN END]",
+    "[PDDL PLAN]\n1. (Pickup yellow)\n2. (put_down yellow)\n(fly a b)\n[PDDL PLAN END]",
+    "[PDDL PLAN]\nno plan possible\n[PDDL PLAN END]",
+    "(attack object_1)\n(feast object_2 object_3).\n**(succumb object_1)**\nno plan possible\n[PDDL PLAN END]",
+    "[PDDL PLAN]\n(load-truck p0 t0 l0-0)\n(drive-truck t0 l0-0 l0-1 c0)\n[PDDL PLAN END]", "", "[PDDL PLAN]",
+]
+ANALYSIS_CONFIGS = ["blocksworld", "mystery_blocksworld", "logistics", "obfuscated_randomized_logistics",
+                    "unsolvable_blocksworld", "random_blocksworld", "sokoban"]
+
+
+@pytest.mark.parametrize("name", ANALYSIS_CONFIGS)
+def test_llm_planning_analysis_readers_are_the_oracle(tmp_path, monkeypatch, name):
+    module = _analysis_oracle(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    config = load_config(name, "llm_planning_analysis")
+    vocab = _vocabulary(config)
+    for translation in TRANSLATIONS:
+        expected, raw = module.text_to_plan_with_llm("unused", config.data, {"raw_translation": translation})
+        assert raw == translation and reading.translated_plan(translation, vocab) == expected, translation
+    for text in [*TEXTS, "### Plan:\nunstack the red block from on top of the blue block\n[PLAN]\npick up the red "
+                 "block\n[PLAN END]\nput down the red block", "[PLAN]\n**stack the red block on top of the blue "
+                 "block**\n[PLAN END]"]:
+        try:
+            expected = module.text_to_plan(text, _action_set(vocab), "plan", config.data)
+        except Exception:
+            with pytest.raises(reading.ReadingFailed):
+                reading.official_plan(text, vocab)
+        else:
+            if expected is None:  # no reader for the domain: PlanBench's unpacking of None raises
+                with pytest.raises(reading.ReadingFailed):
+                    reading.official_plan(text, vocab)
+            else:
+                assert reading.official_plan(text, vocab) == expected, text[:200]
+
+
+def test_unsolvable_and_pddl_readings():
+    config = load_config("unsolvable_blocksworld", "llm_planning_analysis")
+    record = {"instance_id": 1, "query": "", "llm_raw_response": "It cannot be done.",
+              "raw_translation": "[PDDL PLAN]\nno plan possible\n[PDDL PLAN END]"}
+    scored = score_record(config, "task_1_plan_generation_zero_shot", record)
+    assert scored["llm_correct"] is True and scored["extracted_llm_plan"] == "(no plan possible)"
+    assert scored["apb_correct"] is False  # apb credits no plan on an instance with none; the claim is not judged
+    plain = score_record(config, "task_1_plan_generation", {k: v for k, v in record.items() if k != "raw_translation"})
+    assert plain["llm_correct"] is False  # read as text, then validated: an unsolvable instance has no valid plan
+    solvable = load_config("blocksworld", "llm_planning_analysis")
+    task = reading.pddl_response_plan("```\n(pick-up a)\n```")
+    assert task == "(pick-up a)"
+    scored = score_record(solvable, "task_1_plan_generation_pddl", {"instance_id": 1, "llm_raw_response": "(pick-up a)"})
+    assert scored["llm_correct"] is False and scored["extracted_llm_plan"] == "(pick-up a)"
