@@ -39,7 +39,8 @@ COMMANDS = (  # (group, ((command, one-line help), ...)): the order of `apb --he
         ("report", "summary tables, coverage vs the paper, and an HTML report of runs"))),
     ("benchmarks (ACP, NL->PDDL, equivalence)", (
         ("acp", "ACPBench-style reasoning questions: generate, eval, report, answer, audit, export"),
-        ("planbench", "PlanBench's tasks on its released configs: score (its verdicts and apb's sound one)"),
+        ("planbench", "PlanBench's tasks on its released configs: prompts (as released), eval, score (its verdicts "
+                      "and apb's sound one), report"),
         ("nl2pddl", "the NL->PDDL problem benchmark (Planetarium's task): score, build, import, eval, report, export"),
         ("equiv", "are two PDDL problems the same task up to renaming? (exit 0 yes, 1 no, 2 bad input, 3 unknown)"))),
     ("engine tools", (

@@ -30,6 +30,19 @@ ENV = "APB_PLANBENCH"
 ARCHIVE = Path(__file__).with_name("planbench_data") / "planbench.tar.xz"
 TEST_SPLIT = "test"
 GENERALIZED_SPLIT = "generalized"
+# PlanBench's domain families as Gymnasium games (apb/PlanBench-<Family>-v0, apb.planbench.game): family -> the
+# config it plays by default (any config of the family via config=)
+GAME_FAMILIES = {
+    "Blocksworld": "blocksworld",
+    "MysteryBlocksworld": "mystery_blocksworld",
+    "RandomBlocksworld": "random_blocksworld",
+    "Logistics": "logistics",
+    "ObfuscatedDeceptiveLogistics": "obfuscated_deceptive_logistics",
+    "ObfuscatedRandomizedLogistics": "obfuscated_randomized_logistics",
+    "Depots": "depots",
+    "Sokoban": "sokoban",
+}
+GAME_STEP_LIMIT = 100
 _CONFIG = re.compile(r"^(?P<folder>[^/]+)/configs/(?P<stem>[^/]+)\.yaml$")
 
 
@@ -136,12 +149,26 @@ class PlanBenchConfig:
             raise DatasetError(f"PlanBench config {self.folder}/{self.name} has no generalized_instance_dir")
         return self._text(self.instance_rel(i, generalized=True), "generalized instance")
 
+    def instance_files(self, generalized: bool = False) -> list[str]:
+        """The names in the config's instance folder (what PlanBench's `os.listdir` counts)."""
+        return _listdir(self._instances_rel("generalized_instance_dir" if generalized else "instance_dir"))
+
     def instance_ids(self, generalized: bool = False) -> list[int]:
         """start..end as the config says, only the instances that exist."""
         start, end = int(self.data.get("start", 1)), int(self.data.get("end", self.data.get("n_instances", 0)))
         if generalized and not self.has_generalized:
             return []
         return [i for i in range(start, end + 1) if _exists(self.instance_rel(i, generalized))]
+
+
+def _listdir(rel_dir: str) -> list[str]:
+    """The names of the entries of a release folder (files and folders directly in it)."""
+    root = _root()
+    if root is not None:
+        path = root / rel_dir
+        return sorted(p.name for p in path.iterdir()) if path.is_dir() else []
+    prefix = rel_dir.rstrip("/") + "/"
+    return sorted({rel[len(prefix):].split("/", 1)[0] for rel in _archive() if rel.startswith(prefix)})
 
 
 def _exists(rel: str) -> bool:
