@@ -220,7 +220,7 @@ def test_score_command_refuses_bad_input_in_one_line(tmp_path, capsys):
     assert "not JSON" in err and "not found" in err and "Traceback" not in err
 
 
-# ---- llm_planning_analysis's readings: its text reader and its translator reader as the oracle ------------------------
+# ---- llm_planning_analysis's readings: its text reader and its translator reader as the oracle -----------------------
 def _analysis_oracle(monkeypatch):
     pytest.importorskip("numpy")
     pytest.importorskip("openai")
@@ -280,5 +280,6 @@ def test_unsolvable_and_pddl_readings():
     solvable = load_config("blocksworld", "llm_planning_analysis")
     task = reading.pddl_response_plan("```\n(pick-up a)\n```")
     assert task == "(pick-up a)"
-    scored = score_record(solvable, "task_1_plan_generation_pddl", {"instance_id": 1, "llm_raw_response": "(pick-up a)"})
+    scored = score_record(solvable, "task_1_plan_generation_pddl",
+                          {"instance_id": 1, "llm_raw_response": "(pick-up a)"})
     assert scored["llm_correct"] is False and scored["extracted_llm_plan"] == "(pick-up a)"
