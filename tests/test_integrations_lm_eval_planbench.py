@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("lm_eval")
 
 from lm_eval import simple_evaluate
-from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
+from test_integrations_lm_eval import TableLM
 
 from apb.integrations.lm_eval import flatten
 from apb.llm import ScriptedLLM
@@ -50,19 +50,11 @@ def lookup(table: dict[str, str], text: str) -> str:
     return answer
 
 
-class TableLM(LM):
-    def __init__(self, table):
-        super().__init__()
-        self.table = table
+class QueryLM(TableLM):
+    """test_integrations_lm_eval's table model, answering by the prompt's query (its end)."""
 
     def generate_until(self, requests, disable_tqdm=False):
         return [lookup(self.table, request.arguments[0]) for request in requests]
-
-    def loglikelihood(self, requests, disable_tqdm=False):
-        raise NotImplementedError
-
-    def loglikelihood_rolling(self, requests, disable_tqdm=False):
-        raise NotImplementedError
 
 
 def test_the_export_writes_a_task_per_planbench_task_and_a_scorer_calling_apb(exported):
@@ -80,7 +72,7 @@ def test_lm_eval_scores_equal_apb_planbench_evals_on_the_same_answers(exported, 
     root, items = exported
     table = answers_for(items)
     names = sorted(p.stem for p in (root / "tasks").glob("*.yaml"))
-    result = simple_evaluate(model=TableLM(table), tasks=names,
+    result = simple_evaluate(model=QueryLM(table), tasks=names,
                              task_manager=TaskManager(include_path=str(root / "tasks")))
     llm = ScriptedLLM(lambda messages: lookup(table, messages[-1]["content"]))
     evaluate(CONFIG, list(TASKS), llm, tmp_path / "apb", instances=set(range(1, 7)), progress=False, cache="off")
