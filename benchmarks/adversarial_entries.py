@@ -220,6 +220,22 @@ def planbench_records() -> tuple:
     return config, {"t1": t1, "t2": t1, "t3": t3, "t7": t7}, golds
 
 
+@cache
+def planbench_questions() -> list:
+    """Two PlanBench prompts of blocksworld_3 (as apb planbench prompts writes them): t1's first, and a t3 prompt
+    whose plan is invalid (so "The plan is valid", a claim of success elsewhere, is t3's wrong answer here)."""
+    from apb.planbench.questions import questions
+
+    t3 = next(q for q in questions("blocksworld_3", "t3") if "invalid" in str(q.record["ground_truth_plan"]))
+    return [questions("blocksworld_3", "t1", instances={1})[0], t3]
+
+
+def planbench_gold(ctx, case: int) -> str:
+    from apb.planbench.questions import gold_answer
+
+    return gold_answer(ctx[case])
+
+
 def _planbench_entries() -> list[Entry]:
     from apb.planbench.verdicts import score_record
 
@@ -253,9 +269,21 @@ def _reasoning_gym_entries() -> list[Entry]:
         data = reasoning_gym.create_dataset("apb_acp_app", size=1, seed=1, domain=ACP_DOMAIN, format=fmt)
         return data, data[0]
 
+    def planbench(task):
+        import reasoning_gym
+
+        import apb.integrations.reasoning_gym  # noqa: F401
+
+        data = reasoning_gym.create_dataset(f"apb_planbench_{task}", size=1, seed=1, config="blocksworld_3")
+        # t3: a prompt whose plan is invalid ("The plan is valid" is its wrong answer: see planbench_questions)
+        entry = next(e for e in (data[i] for i in range(100)) if "plan is valid" not in e["answer"])
+        return data, entry
+
     score = lambda ctx, case, text: ctx[0].score_answer(text, ctx[1])  # noqa: E731
     gold = lambda ctx, case: ctx[1]["answer"]  # noqa: E731
     return [Entry("reasoning-gym apb_blocksworld", plans, score, gold=gold, reward=lambda r: r > 0),
+            *[Entry(f"reasoning-gym apb_planbench_{task}", lambda task=task: planbench(task), score, gold=gold,
+                    reward=lambda r: r > 0) for task in ("t1", "t3", "t7")],
             *[Entry(f"reasoning-gym apb_acp_app ({fmt})", lambda fmt=fmt: acp(fmt), score, gold=gold,
                     reward=lambda r: r > 0) for fmt in ("bool", "mcq", "gen")]]
 
@@ -355,8 +383,17 @@ def _inspect_entries() -> list[Entry]:
         row, folder = nl2pddl_pair()
         return row["problem_pddl"], domain_file_for(row, folder).read_text(encoding="utf-8")
 
+    def planbench(qs, case, text):
+        from inspect_ai.scorer import Target
+
+        from apb.integrations.inspect_tasks import planbench_verdict
+
+        return asyncio.run(planbench_verdict()(state(text, {"planbench": qs[case].to_dict()}), Target("")))
+
     return [Entry("Inspect acp_answer", lambda: acp_questions(4), acp, gold=acp_gold,
                   reward=lambda s: s.value["sound"] > 0, cases=len),
+            Entry("Inspect planbench_verdict", planbench_questions, planbench, gold=planbench_gold,
+                  reward=lambda s: s.value["sound"] > 0, cases=len, official=lambda s: s.value["official"] > 0),
             Entry("Inspect problem_equivalence", nl2pddl_setup, nl2pddl, gold=lambda ctx, case: ctx[0],
                   reward=lambda s: s.value["correct"] > 0)]
 
@@ -377,6 +414,11 @@ def _lm_eval_entries() -> list[Entry]:
                   lambda ctx, i, text: ctx[0].process_results({"question": json.dumps(ctx[1][i].to_dict())}, [text]),
                   gold=lambda ctx, i: acp_gold(ctx[1], i), reward=lambda r: r["sound"] > 0,
                   cases=lambda ctx: len(ctx[1])),
+            Entry("lm-eval planbench process_results",
+                  lambda: (template_module("lm_eval_planbench_utils.py.txt"), planbench_questions()),
+                  lambda ctx, i, text: ctx[0].process_results({"question": json.dumps(ctx[1][i].to_dict())}, [text]),
+                  gold=lambda ctx, i: planbench_gold(ctx[1], i), reward=lambda r: r["sound"] > 0,
+                  cases=lambda ctx: len(ctx[1]), official=lambda r: r["official"] > 0),
             Entry("lm-eval nl2pddl process_results", nl2pddl_setup,
                   lambda ctx, case, text: ctx[0].process_results(ctx[1], [text]),
                   gold=lambda ctx, case: ctx[1]["target"], reward=lambda r: r["correct"] > 0)]

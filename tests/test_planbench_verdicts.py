@@ -216,8 +216,13 @@ def test_score_command_refuses_bad_input_in_one_line(tmp_path, capsys):
                  "--out", str(tmp_path / "o.json")]) == 2
     assert main(["planbench", "score", str(tmp_path / "missing.json"), "--config", "blocksworld", "--task", "t1",
                  "--out", str(tmp_path / "o.json")]) == 2
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"instances": []}))
+    assert main(["planbench", "score", str(good), "--config", "blocksworld", "--task", "t9",
+                 "--out", str(tmp_path / "o.json")]) == 2
     err = capsys.readouterr().err
-    assert "not JSON" in err and "not found" in err and "Traceback" not in err
+    assert "not JSON" in err and "not found" in err and "unknown PlanBench task 't9'" in err
+    assert "Traceback" not in err and not (tmp_path / "o.json").exists()
 
 
 # ---- llm_planning_analysis's readings: its text reader and its translator reader as the oracle -----------------------

@@ -25,7 +25,9 @@ PLAN_TASKS = {"t1": "task_1_plan_generation", "t2": "task_2_plan_optimality", "t
               "t8_2": "task_8_2_full_to_partial", "t8_3": "task_8_3_partial_to_full"}
 STATE_TASKS = {"t7": "task_7_plan_execution"}
 VERIFICATION_TASKS = {"t3": "task_3_plan_verification", "t3_1": "task_3_plan_verification_with_llm_plans"}
-SHORT_NAMES = {**PLAN_TASKS, **STATE_TASKS, **VERIFICATION_TASKS}
+ANALYSIS_TASKS = {"t1_zero": "task_1_plan_generation_zero_shot", "t1_cot": "task_1_plan_generation_state_tracking",
+                  "t1_pddl": "task_1_plan_generation_pddl", "t1_zero_pddl": "task_1_plan_generation_zero_shot_pddl"}
+SHORT_NAMES = {**PLAN_TASKS, **STATE_TASKS, **VERIFICATION_TASKS, **ANALYSIS_TASKS}
 READINGS = ("auto", "text", "translation", "pddl")
 OFFICIAL_FIELDS = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cost_by_llm",
                    "parsed_ground_truth_plan", "llm_correct_binary", "llm_correct_w_type", "llm_correct_w_expl")
@@ -50,6 +52,15 @@ DEFAULT_KEYS = Keys()
 def task_stem(task: str) -> str:
     """A task's file stem from a short name (`t1`) or the stem itself."""
     return SHORT_NAMES.get(task, task)
+
+
+def check_task(task: str) -> str:
+    """The file stem of a task PlanBench's evaluation scores (both folders), else an ApbError listing them."""
+    stem = task_stem(task)
+    if stem not in SHORT_NAMES.values():
+        raise ApbError(f"unknown PlanBench task {task!r}: use one of "
+                       + ", ".join(f"{short} ({stem})" for short, stem in SHORT_NAMES.items()))
+    return stem
 
 
 def task_kind(task: str) -> str:
