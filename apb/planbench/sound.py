@@ -156,9 +156,16 @@ def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]]
 _VALID = re.compile(r"\bplan is (in)?valid\b", re.IGNORECASE)
 
 
+# a verification answer explains with 'unless' and 'or' ("you cannot stack a block unless ..."): only doubt counts
+_DOUBT = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|not sure|unsure|guess|unclear|either)\b",
+                    re.IGNORECASE)
+
+
 def stated_validity(text: str) -> bool | None:
-    """True/False when the answer (before any [STATEMENT]) says the plan is valid / invalid and only that."""
+    """True/False when the answer (before any [STATEMENT]) says the plan is valid / invalid, only that, and without
+    doubt."""
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
         return None
-    said = {m.group(1) is None for m in _VALID.finditer(text.split("[STATEMENT]", 1)[0])}
-    return said.pop() if len(said) == 1 else None
+    answer = text.split("[STATEMENT]", 1)[0]
+    said = {m.group(1) is None for m in _VALID.finditer(answer)}
+    return said.pop() if len(said) == 1 and not _DOUBT.search(answer) else None
