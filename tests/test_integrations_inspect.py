@@ -122,7 +122,7 @@ def sample_errors(sample) -> list:
     ("apb/game", ["domain=blocksworld", "problems=1-2"], 2),
     ("apb/acp", ["domain=ferry", "tasks=app,reach", "formats=bool,gen", "count=1"], 4),
     ("apb/nl2pddl", ["dataset=blocksworld", "count=2"], 2),
-    ("apb/planbench", ["config=blocksworld_3", "task=t1", "instances=1-2"], 2),
+    ("apb/planbench", ["config=blocksworld_3", "task=t1", "instances=2-3"], 2),  # t1's first is instance 2
 ])
 def test_inspect_eval_on_the_command_line_runs_every_sample_without_an_error(task, args, samples, tmp_path):
     command = [inspect_command(), "eval", task, *[a for arg in args for a in ("-T", arg)], "--model", "mockllm/model",
@@ -242,7 +242,7 @@ def test_planbench_scored_by_planbenchs_verdict_and_apbs_sound_one(tmp_path):
     from apb.integrations.inspect_tasks import planbench
     from apb.planbench.questions import questions, verdict
 
-    args = {"config": "blocksworld_3", "task": "t1", "instances": "1-3"}
+    args = {"config": "blocksworld_3", "task": "t1", "instances": "2-4"}
     task = planbench(**args)
     assert len(task.dataset) == 3
     gold = {s.input[-1].text: s.target for s in task.dataset}
@@ -251,7 +251,7 @@ def test_planbench_scored_by_planbenchs_verdict_and_apbs_sound_one(tmp_path):
     hedged = {text: "I am not sure, maybe:\n" + target for text, target in gold.items()}
     log = run(planbench(**args), answering(hedged), tmp_path / "hedge")
     assert [next(iter(s.scores.values())).value for s in log.samples] == [{"official": 1.0, "sound": 0.0}] * 3
-    by_query = {q.record["query"]: q for q in questions("blocksworld_3", "t1", instances={1, 2, 3})}
+    by_query = {q.record["query"]: q for q in questions("blocksworld_3", "t1", instances={2, 3, 4})}
     log = run(planbench(**args), answering({}), tmp_path / "nonsense")
     for sample in log.samples:
         expected = verdict(by_query[sample.input[-1].text], "}}} no idea")
