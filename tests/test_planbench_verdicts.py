@@ -23,6 +23,8 @@ RELEASE = ROOT.parent / "shared" / "reference" / "planbench"
 RESULTS = sorted((RELEASE / "plan-bench" / "results").glob("*/*/*.json.gz"))
 EXCEPTIONS = yaml.safe_load((ROOT / "tests" / "data" / "planbench" / "verdict_exceptions.yaml").read_text())
 ALLOWED = {(e["file"], e["instance_id"], e["field"]) for e in EXCEPTIONS["exceptions"]}
+# the records where apb's sound verdict and PlanBench's differ (docs/planbench.md lists them)
+DEPARTURES = json.loads((ROOT / "tests" / "data" / "planbench" / "departures.json").read_text())
 VERIFICATION = ("llm_correct_binary", "llm_correct_w_type", "llm_correct_w_expl")
 
 
@@ -46,8 +48,14 @@ def test_apb_reproduces_the_released_verdict_of_every_record(path):
     stem = path.name.removesuffix(".json.gz")
     fields = VERIFICATION if task_kind(stem) == "verification" else ("llm_correct",)
     scored = 0
+    departures = []
     for record in _records(path):
         mine = score_record(config, stem, record)
+        if record.get("llm_raw_response"):
+            official = mine["llm_correct_binary" if task_kind(stem) == "verification" else "llm_correct"]
+            if official != mine["apb_correct"]:
+                departures.append({"file": _name(path), "instance_id": record["instance_id"], "planbench": official,
+                                   "apb": mine["apb_correct"], "why": mine["apb_reason"]})
         assert {k: mine[k] for k in record} == record | ({k: mine[k] for k in OFFICIAL if k in record}), \
             "every input field is kept"
         if not record.get("llm_raw_response"):
@@ -66,6 +74,7 @@ def test_apb_reproduces_the_released_verdict_of_every_record(path):
                 sorted(mine["extracted_llm_plan"]) == sorted(record["extracted_llm_plan"]))
         assert isinstance(mine["apb_correct"], bool) and "apb_plan" in mine
     assert scored >= len(_records(path)) - 1
+    assert departures == [d for d in DEPARTURES if d["file"] == _name(path)]
 
 
 OFFICIAL = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cost_by_llm", "parsed_ground_truth_plan",
@@ -207,5 +216,75 @@ def test_score_command_refuses_bad_input_in_one_line(tmp_path, capsys):
                  "--out", str(tmp_path / "o.json")]) == 2
     assert main(["planbench", "score", str(tmp_path / "missing.json"), "--config", "blocksworld", "--task", "t1",
                  "--out", str(tmp_path / "o.json")]) == 2
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"instances": []}))
+    assert main(["planbench", "score", str(good), "--config", "blocksworld", "--task", "t9",
+                 "--out", str(tmp_path / "o.json")]) == 2
     err = capsys.readouterr().err
-    assert "not JSON" in err and "not found" in err and "Traceback" not in err
+    assert "not JSON" in err and "not found" in err and "unknown PlanBench task 't9'" in err
+    assert "Traceback" not in err and not (tmp_path / "o.json").exists()
+
+
+# ---- llm_planning_analysis's readings: its text reader and its translator reader as the oracle -----------------------
+def _analysis_oracle(monkeypatch):
+    pytest.importorskip("numpy")
+    pytest.importorskip("openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "unused")  # it builds a client before it sees the stored translation
+    source = RELEASE / "llm_planning_analysis" / "utils" / "text_to_pddl.py"
+    spec = importlib.util.spec_from_file_location("analysis_text_to_pddl", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TRANSLATIONS = [
+    "Here it is\n[PDDL PLAN]\n(unstack red blue)\n(put-down red)\n(pick-up blue)\n(stack blue orange)\n[PDDL PLAN END]",
+    "[PDDL PLAN]\n1. (Pickup yellow)\n2. (put_down yellow)\n(fly a b)\n[PDDL PLAN END]",
+    "[PDDL PLAN]\nno plan possible\n[PDDL PLAN END]",
+    "(attack object_1)\n(feast object_2 object_3).\n**(succumb object_1)**\nno plan possible\n[PDDL PLAN END]",
+    "[PDDL PLAN]\n(load-truck p0 t0 l0-0)\n(drive-truck t0 l0-0 l0-1 c0)\n[PDDL PLAN END]", "", "[PDDL PLAN]",
+]
+ANALYSIS_CONFIGS = ["blocksworld", "mystery_blocksworld", "logistics", "obfuscated_randomized_logistics",
+                    "unsolvable_blocksworld", "random_blocksworld", "sokoban"]
+
+
+@pytest.mark.parametrize("name", ANALYSIS_CONFIGS)
+def test_llm_planning_analysis_readers_are_the_oracle(tmp_path, monkeypatch, name):
+    module = _analysis_oracle(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    config = load_config(name, "llm_planning_analysis")
+    vocab = _vocabulary(config)
+    for translation in TRANSLATIONS:
+        expected, raw = module.text_to_plan_with_llm("unused", config.data, {"raw_translation": translation})
+        assert raw == translation and reading.translated_plan(translation, vocab) == expected, translation
+    for text in [*TEXTS, "### Plan:\nunstack the red block from on top of the blue block\n[PLAN]\npick up the red "
+                 "block\n[PLAN END]\nput down the red block", "[PLAN]\n**stack the red block on top of the blue "
+                 "block**\n[PLAN END]"]:
+        try:
+            expected = module.text_to_plan(text, _action_set(vocab), "plan", config.data)
+        except Exception:
+            with pytest.raises(reading.ReadingFailed):
+                reading.official_plan(text, vocab)
+        else:
+            if expected is None:  # no reader for the domain: PlanBench's unpacking of None raises
+                with pytest.raises(reading.ReadingFailed):
+                    reading.official_plan(text, vocab)
+            else:
+                assert reading.official_plan(text, vocab) == expected, text[:200]
+
+
+def test_unsolvable_and_pddl_readings():
+    config = load_config("unsolvable_blocksworld", "llm_planning_analysis")
+    record = {"instance_id": 1, "query": "", "llm_raw_response": "It cannot be done.",
+              "raw_translation": "[PDDL PLAN]\nno plan possible\n[PDDL PLAN END]"}
+    scored = score_record(config, "task_1_plan_generation_zero_shot", record)
+    assert scored["llm_correct"] is True and scored["extracted_llm_plan"] == "(no plan possible)"
+    assert scored["apb_correct"] is False  # apb credits no plan on an instance with none; the claim is not judged
+    plain = score_record(config, "task_1_plan_generation", {k: v for k, v in record.items() if k != "raw_translation"})
+    assert plain["llm_correct"] is False  # read as text, then validated: an unsolvable instance has no valid plan
+    solvable = load_config("blocksworld", "llm_planning_analysis")
+    task = reading.pddl_response_plan("```\n(pick-up a)\n```")
+    assert task == "(pick-up a)"
+    scored = score_record(solvable, "task_1_plan_generation_pddl",
+                          {"instance_id": 1, "llm_raw_response": "(pick-up a)"})
+    assert scored["llm_correct"] is False and scored["extracted_llm_plan"] == "(pick-up a)"

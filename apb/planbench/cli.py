@@ -88,18 +88,9 @@ def cmd_prompts(args: argparse.Namespace) -> int:
 
 
 def _instances(text: str | None) -> set[int] | None:
-    from apb.datasets.dataset import DatasetError
+    from apb.planbench.questions import parse_instances
 
-    if not text:
-        return None
-    found: set[int] = set()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        low, _, high = part.partition("-")
-        try:
-            found.update(range(int(low), int(high or low) + 1))
-        except ValueError:
-            raise DatasetError(f"--instances: {part!r} is not an id or a range (e.g. 2,5,10-20)") from None
-    return found
+    return parse_instances(text)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from apb.engine import Domain, Literal, Task, load_domain, load_problem
 from apb.engine.errors import ApbError
-from apb.planbench.wording import Wording
+from apb.planbench.wording import Wording, wording_for
 
 
 class ProblemUnknown(Exception):
@@ -89,7 +89,7 @@ def _with(task: Task, *, init=None, goal=None) -> Task:
 def reuse_task(config, instance_id: int, query: str) -> Task:
     """t4: the instance with the goal the plan prefix reaches (its new facts)."""
     task = base_task(config, instance_id)
-    wording = Wording(config.data, list(task.problem.objects))
+    wording = wording_for(config, task.problem.objects)
     init, goal, _ = _last_statement(query)
     new = set(_facts(wording, goal, "goal")) - set(_facts(wording, init, "initial conditions"))
     return _with(task, goal=new)
@@ -98,7 +98,7 @@ def reuse_task(config, instance_id: int, query: str) -> Task:
 def replanning_task(config, instance_id: int, query: str) -> Task:
     """t6: the instance from the state the unexpected event left."""
     task = base_task(config, instance_id)
-    wording = Wording(config.data, list(task.problem.objects))
+    wording = wording_for(config, task.problem.objects)
     init, _, rest = _last_statement(query)
     start = _facts(wording, init, "initial conditions")
     plan_text = rest.split("[PLAN]", 1)[-1].split("[PLAN END]", 1)[0]

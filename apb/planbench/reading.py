@@ -233,30 +233,22 @@ def translated_plan(translation: str, vocab: Vocabulary) -> str:
                         break
             out.append(f"({head})")
         return "\n".join(out)
-    if name in ("mystery_blocksworld", "mystery_blocksworld_3"):
-        out = []
-        for action in plan.replace("object_", "").split("\n"):
-            if action.strip() == "":
-                continue
-            if action == "no plan possible":
-                out.append(f"({action})")
-                continue
-            action = "".join(c for c in action.replace(".", "").replace("*", "") if not c.isdigit()).strip()
-            if action.startswith("(") and "pddl plan" not in action:
-                out.append("(" + action.replace("(", "").replace(")", "").strip() + ")")
-        return "\n".join(out)
+    mystery = name in ("mystery_blocksworld", "mystery_blocksworld_3")
     if name == "logistics":
         return plan  # PlanBench builds a cleaned list but returns the text itself
     out = []
-    for action in plan.replace("object_", "o").split("\n"):
+    for action in plan.replace("object_", "" if mystery else "o").split("\n"):
         if action.strip() == "":
             continue
         if action == "no plan possible":
             out.append(f"({action})")
             continue
-        action = action.replace(".", "").strip()
+        if mystery:  # dots, stars and every digit dropped, the parentheses rewritten
+            action = "".join(c for c in action.replace(".", "").replace("*", "") if not c.isdigit()).strip()
+        else:
+            action = action.replace(".", "").strip()
         if action.startswith("(") and "pddl plan" not in action:
-            out.append(action.strip())
+            out.append("(" + action.replace("(", "").replace(")", "").strip() + ")" if mystery else action)
     return "\n".join(out)
 
 

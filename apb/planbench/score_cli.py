@@ -12,7 +12,7 @@ from rich.markup import escape
 from apb.console import make_console
 from apb.exit_codes import EXIT_OK
 from apb.planbench.score_files import read_released, score_file, tally, write_released
-from apb.planbench.verdicts import READINGS, Keys
+from apb.planbench.verdicts import READINGS, Keys, check_task
 
 
 def add_score_parser(sub) -> None:
@@ -40,6 +40,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from apb.datasets.planbench import load_config
 
     console = make_console()
+    check_task(args.task)
     config = load_config(args.config, args.folder)
     keys = Keys(args.response_key, args.query_key, args.id_key, args.gold_key, args.translation_key)
     data = read_released(args.file)

@@ -54,7 +54,12 @@ def _benign(rest: str, wording: Wording) -> bool:
         p.search(rest) for _, p in wording.action_patterns)
 
 
+MAX_LINE = 1000  # characters: a longer line is no one action's statement
+
+
 def _read_action(body: str, wording: Wording, task: Task) -> str | None:
+    if len(body) > MAX_LINE:
+        return None
     if _PAREN.match(body):
         inner = body[1:-1].split()
         names = [wording.by_text.get(w.lower(), w) for w in inner[1:]]
@@ -133,7 +138,8 @@ def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]]
     if not body or hedged:
         return None, "the response states no state, or hedges"
     true, false = set(), set()
-    for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+|\n+", body):
+    body = " ".join(re.sub(r"\n+", ", ", body).split())  # one space between words: the split below is linear
+    for clause in re.split(r", ?(?:and )?| and ", body):
         clause = _line_body(clause)
         if not clause:
             continue
@@ -150,9 +156,16 @@ def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]]
 _VALID = re.compile(r"\bplan is (in)?valid\b", re.IGNORECASE)
 
 
+# a verification answer explains with 'unless' and 'or' ("you cannot stack a block unless ..."): only doubt counts
+_DOUBT = re.compile(r"\b(?:maybe|perhaps|might|possibly|probably|not sure|unsure|guess|unclear|either)\b",
+                    re.IGNORECASE)
+
+
 def stated_validity(text: str) -> bool | None:
-    """True/False when the answer (before any [STATEMENT]) says the plan is valid / invalid and only that."""
+    """True/False when the answer (before any [STATEMENT]) says the plan is valid / invalid, only that, and without
+    doubt."""
     if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS:
         return None
-    said = {m.group(1) is None for m in _VALID.finditer(text.split("[STATEMENT]", 1)[0])}
-    return said.pop() if len(said) == 1 else None
+    answer = text.split("[STATEMENT]", 1)[0]
+    said = {m.group(1) is None for m in _VALID.finditer(answer)}
+    return said.pop() if len(said) == 1 and not _DOUBT.search(answer) else None

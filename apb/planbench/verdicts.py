@@ -18,14 +18,16 @@ from apb.engine import Task
 from apb.engine.errors import ApbError
 from apb.planbench import reading, sound
 from apb.planbench.problems import ProblemUnknown, base_task, domain_of, replanning_task, reuse_task
-from apb.planbench.wording import Wording
+from apb.planbench.wording import wording_for
 
 PLAN_TASKS = {"t1": "task_1_plan_generation", "t2": "task_2_plan_optimality", "t4": "task_4_plan_reuse",
               "t5": "task_5_plan_generalization", "t6": "task_6_replanning", "t8_1": "task_8_1_goal_shuffling",
               "t8_2": "task_8_2_full_to_partial", "t8_3": "task_8_3_partial_to_full"}
 STATE_TASKS = {"t7": "task_7_plan_execution"}
 VERIFICATION_TASKS = {"t3": "task_3_plan_verification", "t3_1": "task_3_plan_verification_with_llm_plans"}
-SHORT_NAMES = {**PLAN_TASKS, **STATE_TASKS, **VERIFICATION_TASKS}
+ANALYSIS_TASKS = {"t1_zero": "task_1_plan_generation_zero_shot", "t1_cot": "task_1_plan_generation_state_tracking",
+                  "t1_pddl": "task_1_plan_generation_pddl", "t1_zero_pddl": "task_1_plan_generation_zero_shot_pddl"}
+SHORT_NAMES = {**PLAN_TASKS, **STATE_TASKS, **VERIFICATION_TASKS, **ANALYSIS_TASKS}
 READINGS = ("auto", "text", "translation", "pddl")
 OFFICIAL_FIELDS = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cost_by_llm",
                    "parsed_ground_truth_plan", "llm_correct_binary", "llm_correct_w_type", "llm_correct_w_expl")
@@ -50,6 +52,15 @@ DEFAULT_KEYS = Keys()
 def task_stem(task: str) -> str:
     """A task's file stem from a short name (`t1`) or the stem itself."""
     return SHORT_NAMES.get(task, task)
+
+
+def check_task(task: str) -> str:
+    """The file stem of a task PlanBench's evaluation scores (both folders), else an ApbError listing them."""
+    stem = task_stem(task)
+    if stem not in SHORT_NAMES.values():
+        raise ApbError(f"unknown PlanBench task {task!r}: use one of "
+                       + ", ".join(f"{short} ({stem})" for short, stem in SHORT_NAMES.items()))
+    return stem
 
 
 def task_kind(task: str) -> str:
@@ -167,7 +178,7 @@ def _sound_plan(out: dict, response: str, stem: str, config, problem: Task | Non
     if "unsolvable" in config.data.get("domain_name", ""):
         out["apb_reason"] = "the instance is unsolvable: no plan is correct (a claim of no plan is not a plan)"
         return
-    wording = Wording(config.data, list(problem.problem.objects))
+    wording = wording_for(config, problem.problem.objects)
     plan, reason = sound.stated_plan(response, wording, problem, cost_line="optimality" in stem)
     if plan is None:
         out["apb_reason"] = reason
@@ -194,7 +205,7 @@ def _query_task(config, instance_id, query: str) -> tuple[Task | None, list[str]
         task = base_task(config, instance_id)
     except ProblemUnknown:
         return None, None
-    wording = Wording(config.data, list(task.problem.objects))
+    wording = wording_for(config, task.problem.objects)
     tail = query.rsplit("[STATEMENT]", 1)[-1]
     for start, end in (("[PLAN]", "[PLAN END]"), ("[ACTION SEQUENCE]", "[ACTION SEQUENCE END]")):
         if start in tail:
@@ -250,7 +261,7 @@ def _state(out: dict, response: str, gold, vocab, config, instance_id, query: st
     except ApbError as err:
         out["apb_reason"] = f"the query's action sequence does not execute: {err}"
         return
-    stated, reason = sound.stated_state(response, Wording(config.data, list(task.problem.objects)))
+    stated, reason = sound.stated_state(response, wording_for(config, task.problem.objects))
     if stated is None:
         out["apb_reason"] = reason
         return

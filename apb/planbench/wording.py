@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 _PLACEHOLDER = re.compile(r"\\\{\\\}")
 _FILLER = re.compile(r"\b(?:the|currently)\b")
@@ -96,16 +96,20 @@ class Wording:
         objects = [self.by_text[m.group(0)] for m in self._mention.finditer(text)]
         words = self._mention.sub(" ", text).split()
         found = []
-        for name, template in (self.data.get("actions") or {}).items():
-            if not isinstance(template, str):
-                continue
-            own = normal(template)
-            if own.count("{}") != len(objects) or not words or words[0] != own.split()[0]:
-                continue
-            allowed = set(own.replace("{}", " ").split()) | CONNECTIVES
-            if all(w in allowed for w in words):
-                found.append("(" + " ".join([str(name).lower(), *objects]) + ")")
+        for name, arity, verb, allowed in self._loose:
+            if arity == len(objects) and words and words[0] == verb and all(w in allowed for w in words):
+                found.append("(" + " ".join([name, *objects]) + ")")
         return found
+
+    @cached_property
+    def _loose(self) -> list[tuple[str, int, str, frozenset]]:
+        out = []
+        for name, template in (self.data.get("actions") or {}).items():
+            own = normal(template) if isinstance(template, str) else ""
+            if own.split():
+                out.append((str(name).lower(), own.count("{}"), own.split()[0],
+                            frozenset(own.replace("{}", " ").split()) | CONNECTIVES))
+        return out
 
     def fact(self, text: str) -> str | None:
         """The fact a clause states exactly, `(on a b)`, else None."""
@@ -119,9 +123,24 @@ class Wording:
         if not text:
             return []
         out = []
-        for clause in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
+        for clause in re.split(r", ?(?:and )?| and ", " ".join(text.split())):
             fact = self.fact(clause)
             if fact is None:
                 return None
             out.append(fact)
         return out
+
+
+@lru_cache(maxsize=256)
+def _cached(config, objects: tuple[str, ...]) -> Wording:
+    return Wording(config.data, list(objects))
+
+
+def wording_for(config, objects) -> Wording:
+    """The wording of a config (hashable, with `.data`) over these objects, built once per object set; for the
+    blocksworld family over every object the config names (a response naming a block the problem lacks then reads
+    as an action the engine refuses), so one wording serves all its problems."""
+    names = set(objects)
+    if "blocksworld" in str(config.data.get("domain_name", "")):
+        names |= set(config.data.get("encoded_objects") or {})
+    return _cached(config, tuple(sorted(names)))
