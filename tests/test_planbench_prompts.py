@@ -59,8 +59,13 @@ def comparable(obj: dict) -> dict:
 PROMPT_FILES = [p for p in released_files("prompts") if stem_of(p) in STEMS]
 
 
+CHANGED_INSTANCES = ("logistics", "task_5_plan_generalization.json")  # docs/planbench.md: not reproducible
+
+
 @pytest.mark.parametrize("path", PROMPT_FILES, ids=lambda p: f"{p.parent.name}/{stem_of(p)}")
 def test_every_released_prompt_file_is_reproduced_byte_for_byte(path):
+    if path.parts[-2:] == CHANGED_INSTANCES:
+        return assert_written_from_other_instances(path)
     ours = generated(path.parent.name, stem_of(path), "prompts")
     released = read(path)
     ids = [r["instance_id"] for r in json.loads(released)["instances"]]
@@ -73,6 +78,19 @@ def test_every_released_prompt_file_is_reproduced_byte_for_byte(path):
         assert prompt_bytes(comparable(ours)) == prompt_bytes(comparable(json.loads(released)))
     else:
         assert prompt_bytes(ours) == released
+
+
+def assert_written_from_other_instances(path: Path) -> None:
+    """The proof that logistics' t5 file cannot be written from the release's instances: the plan each record states
+    for its instance is not a plan of the generalized instance file of that number."""
+    from apb.planbench.instances import Instance
+
+    config = load_config("logistics")
+    records = json.loads(read(path))["instances"]
+    assert len(records) == 12
+    for record in records:
+        task = Instance(config, record["instance_id"], generalized=True).task
+        assert not task.validate(record["ground_truth_plan"]).valid, record["instance_id"]
 
 
 QUERY_FILES = [p for kind in ("results", "responses") for p in released_files(kind) if stem_of(p) in STEMS]
