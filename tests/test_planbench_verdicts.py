@@ -81,6 +81,33 @@ OFFICIAL = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cos
             *VERIFICATION)
 
 
+RESPONSES = sorted((RELEASE / "plan-bench" / "responses").glob("*/*/*.json.gz"))
+
+
+@pytest.mark.parametrize("path", RESPONSES, ids=_name)
+def test_a_released_responses_file_gets_its_results_files_verdicts(path):
+    """The responses files (what PlanBench's evaluation reads: t4's and t6's records still hold the `new_instance`
+    they are judged on) get the verdicts of the matching results file; t4 and t6 the same from the query alone."""
+    results = RELEASE / "plan-bench" / "results" / path.relative_to(path.parents[2])
+    released = {r["instance_id"]: r for r in _records(results)}
+    config = load_config(path.parent.parent.name, "plan-bench")
+    stem = path.name.removesuffix(".json.gz")
+    field = "llm_correct_binary" if task_kind(stem) == "verification" else "llm_correct"
+    compared = 0
+    for record in _records(path):
+        theirs = released.get(record["instance_id"])
+        if not record.get("llm_raw_response") or theirs is None or theirs["llm_raw_response"] != record[
+                "llm_raw_response"]:
+            continue
+        mine = score_record(config, stem, record)
+        assert mine[field] == theirs[field], record["instance_id"]
+        if "new_instance" in record:
+            without = score_record(config, stem, {k: v for k, v in record.items() if k != "new_instance"})
+            assert (without[field], without["apb_correct"]) == (mine[field], mine["apb_correct"])
+        compared += 1
+    assert compared >= 0.9 * len(released)
+
+
 # ---- PlanBench's own reader as the oracle ---------------------------------------------------------------------------
 def _oracle():
     """plan-bench's utils/text_to_pddl.py loaded on its own (it needs numpy only)."""
