@@ -128,10 +128,16 @@ TEXTS = ["unstack the red block from on top of the blue block\nput down the red 
          "1. Pick up the yellow block.\n2. Stack the yellow block on top of the red block\nI am done",
          "stack the red block on top of the red block\nstack the blue block on the orange block and the red block",
          "attack object a\nfeast object b from object c\n**succumb object a**\novercome object d from object b",
-         "", "\n\n", "pick up the red block or the blue block", "(unstack a b)\n(put-down a)", "x" * 5000]
+         "", "\n\n", "pick up the red block or the blue block", "(unstack a b)\n(put-down a)", "x" * 5000,
+         "1. load package_0 into truck_0 at location_0_0\n2. drive truck_0 from location_0_0 to location_0_1 in city_0"
+         "\n10. fly airplane_0 from location_0_0 to location_1_0\nunload package_0 from airplane_0 at location_1_0",
+         "drive truck_1 from location_1_0 to location_1_2", "load package_3 into truck at somewhere_1", "5",
+         "Use hoist0 to lift crate1 from pallet0 at depot0\n2. drive truck1 from depot0 to distributor0\n"
+         "Use hoist1 to unload crate1 from truck1 at distributor0", "fly plane_1"]
 
 
-@pytest.mark.parametrize("name", ["blocksworld", "mystery_blocksworld", "random_blocksworld"])
+@pytest.mark.parametrize("name", ["blocksworld", "mystery_blocksworld", "random_blocksworld", "logistics", "depots",
+                                  "obfuscated_deceptive_logistics"])
 def test_planbench_reader_is_the_oracle(tmp_path, monkeypatch, name):
     module = _oracle()
     monkeypatch.chdir(tmp_path)  # its reader writes the plan file it makes
