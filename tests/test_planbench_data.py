@@ -104,3 +104,13 @@ def test_the_generalized_split():
     dataset = resolve("planbench:blocksworld", split="all")
     assert dataset.splits == ["test", "generalized"] and len(dataset.split("generalized")) == 500
     assert "BW-generalization" in dataset.problem_text("generalized/instance-2")
+
+
+def test_apb_eval_takes_a_planbench_config_as_its_domains(tmp_path):
+    from apb.cli import main
+
+    out = tmp_path / "run"
+    assert main(["eval", "--domains", "planbench:blocksworld_3", "--agents", "bfs", "--problems", "1-2", "--out",
+                 str(out), "--no-progress"]) == 0
+    assert sorted(p.name for p in (out / "episodes").iterdir()) == [
+        "planbench-blocksworld_3__1__bfs__none__s0.jsonl", "planbench-blocksworld_3__2__bfs__none__s0.jsonl"]

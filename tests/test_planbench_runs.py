@@ -12,6 +12,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from apb.cli import main
 from apb.eval.items import RESULTS_FILE
 
@@ -53,6 +55,23 @@ def test_replaying_a_released_results_file_gives_its_verdicts_in_planbenchs_layo
     correct = sum(bool(r["llm_correct"]) for r in expected.values())
     assert (row["instances"], row["official"], row["errors"]) == (100, correct, 0)
     assert row["official_pct"] == 100.0 * correct / 100
+
+
+@pytest.mark.parametrize("task", ["t1", "t3", "t4", "t6", "t7"])
+def test_replaying_blocksworld_3s_released_results_reproduces_every_verdict(tmp_path, task):
+    from apb.planbench.prompts import prompt_task
+
+    stem = prompt_task(task)[1]
+    source = RELEASE / "results" / "blocksworld_3" / "gpt-4_chat" / f"{stem}.json.gz"
+    out = tmp_path / "run"
+    assert main(eval_argv(out, "--variant", "results", "--concurrency", "3", tasks=task, replay=source)) == 0
+    results = json.loads((out / "results" / "blocksworld_3" / "gpt-4_chat" / f"{stem}.json").read_text())
+    expected = released(source)
+    assert sorted(r["instance_id"] for r in results["instances"]) == sorted(expected)
+    keys = ("llm_correct", "llm_correct_binary", "llm_correct_w_type", "llm_correct_w_expl")
+    for record in results["instances"]:
+        gold = expected[record["instance_id"]]
+        assert {k: record.get(k) for k in keys if k in gold} == {k: gold[k] for k in keys if k in gold}
 
 
 def test_a_prompt_the_replayed_file_does_not_hold_is_an_llm_error_not_a_wrong_answer(tmp_path, capsys):

@@ -46,12 +46,13 @@ def from_gold(text: str, data: dict) -> list[str]:
     return plan
 
 
-def from_words(query: str, inst: Instance) -> list[str]:
-    """The first [PLAN] block of a one-shot query read back into actions (inst is the example)."""
+def from_words(query: str, inst: Instance, task=None, marker: str = "[PLAN]") -> list[str]:
+    """The first block after `marker` of a one-shot query read back into actions (inst is the example; `task` the
+    problem the plan starts from, by default the instance's)."""
     data = inst.config.data
-    block = query.split("[PLAN]", 1)[1].split("[PLAN END]", 1)[0]
+    block = query.split(marker, 1)[1].split("[PLAN END]", 1)[0]
     norm = (lambda t: t.replace("-", " ")) if "blocksworld" in data["domain_name"] else (lambda t: t)
-    task = inst.task
+    task = task or inst.task
     state, plan = task.initial_state, []
     for line in filter(None, (raw.strip() for raw in block.splitlines())):
         words = {norm(action_text("_".join(str(a).strip("()").split()), data)): a for a in task.applicable(state)}
@@ -59,6 +60,42 @@ def from_words(query: str, inst: Instance) -> list[str]:
         plan.append("_".join(str(action).strip("()").split()))
         state = task.apply(state, action)
     return plan
+
+
+REPLANNING = (("prompts", "blocksworld_3", "prompts"), ("prompts", "mystery_blocksworld_3", "prompts"),
+              ("results", "blocksworld", "results"))
+T6 = "task_6_replanning"
+AFTER_EVENT = "After re-planning from the new state, the plan is as follows:\n[PLAN]"
+
+
+def replanned(config, data: dict, variant: str, table: dict[str, str]) -> int:
+    """Adds t6's replanned plans (from each event's new state: the example's in words, the instance's gold) to the
+    table, the events drawn as PlanBench drew them; returns how many."""
+    from apb.engine import Task, load_problem
+    from apb.planbench.prompt_replanning import _event
+    from apb.planbench.prompt_tasks import Stream, seeding
+
+    stream = Stream(seeding(config.data, T6, variant))
+    records = {r["instance_id"]: r for r in data["instances"]}
+    added = 0
+    for example, number in [(i, i + 1) for i in range(int(config.data["start"]), int(config.data["end"]) + 1)]:
+        for i, is_example in ((example, True), (number, False)):
+            inst = Instance(config, i)
+            stream.executor()
+            *_, state = _event(inst, stream)
+            record = records.get(number)
+            if record is None:
+                continue
+            text = inst.problem_text(state)
+            domain = inst.task.domain
+            if is_example:
+                plan = from_words(record["query"], inst, Task(domain, load_problem(text, domain)), AFTER_EVENT)
+            else:
+                plan = from_gold(record["ground_truth_plan"], config.data) if record["ground_truth_plan"] else []
+            key = plan_key(config.domain_text(), text)
+            table.setdefault(key, "\n".join(" ".join(a.split("_")) for a in plan))
+            added += 1
+    return added
 
 
 def check(inst: Instance, plan: list[str], compare: bool) -> bool | None:
@@ -106,6 +143,11 @@ def main(root: Path, compare: bool) -> None:
                     continue
                 table[key] = "\n".join(" ".join(a.split("_")) for a in plan)
             print(f"{folder.name}/{stem}: {len(found)} plans")
+    for kind, folder, variant in REPLANNING:
+        path = root / "plan-bench" / kind / folder / ("gpt-4_chat/" if kind == "results" else "") / \
+            "task_6_replanning.json.gz"
+        found = replanned(load_config(folder), load(path), variant, table)
+        print(f"{folder}/{kind} t6: {found} replanned plans")
     PLANS_FILE.write_bytes(lzma.compress(json.dumps(table, sort_keys=True, indent=0).encode(),
                                          preset=9 | lzma.PRESET_EXTREME))
     print(f"{len(table)} plans -> {PLANS_FILE} ({PLANS_FILE.stat().st_size} bytes); {unchecked} left out (not valid "

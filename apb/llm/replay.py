@@ -15,6 +15,9 @@ from apb.llm.base import Completion, LLMError, SyncLLM, Usage, check_messages
 from apb.llm.scripted import approx_tokens
 
 RESPONSE_KEYS = ("llm_raw_response", "response")  # where released files keep the model's answer
+# One released record (blocksworld's GPT-4 t1 results, instance 12) has a response pasted into its query after this
+# line: the query asked is the part before it.
+PASTED_RESPONSE = "--------- GPT4 response ---------"
 
 
 def read_replay(path: str | Path) -> dict[str, str]:
@@ -37,7 +40,7 @@ def read_replay(path: str | Path) -> dict[str, str]:
             continue
         response = next((record[k] for k in RESPONSE_KEYS if isinstance(record.get(k), str)), None)
         if response is not None:
-            answers.setdefault(record["query"], response)
+            answers.setdefault(record["query"].split(PASTED_RESPONSE, 1)[0], response)
     return answers
 
 

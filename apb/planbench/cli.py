@@ -36,7 +36,7 @@ def add_parsers(commands) -> None:
     p.add_argument("--config", required=True, help=CONFIG_HELP)
     p.add_argument("--folder", choices=FOLDERS, help=FOLDER_HELP)
     p.add_argument("--task", required=True, help="the task: a released file's stem (task_1_plan_generation) or t1, "
-                                                 "t2, t3, t5, t7, t8_1, t8_2, t8_3")
+                                                 "t2, t3, t4, t5, t6, t7, t8_1, t8_2, t8_3")
     p.add_argument("--variant", choices=("prompts", "results"), default="prompts",
                    help="prompts (default): as the released prompt files; results: as the queries of the released "
                         "results/responses files (earlier intros and randomness for t1, t3)")
@@ -49,7 +49,8 @@ def add_parsers(commands) -> None:
                                     "resumable")
     e.add_argument("--config", required=True, help=CONFIG_HELP)
     e.add_argument("--folder", choices=FOLDERS, help=FOLDER_HELP)
-    e.add_argument("--tasks", default="t1", help="comma-separated tasks (t1,t2,t3,t5,t7,t8_1,t8_2,t8_3; default t1)")
+    e.add_argument("--tasks", default="t1", help="comma-separated tasks (t1,t2,t3,t4,t5,t6,t7,t8_1,t8_2,t8_3; default "
+                                                 "t1)")
     e.add_argument("--llm", required=True, help="LLM spec: openai:<model>, anthropic:<model>, "
                                                 "openai-compatible:<base_url>:<model>, local, scripted:<file>, "
                                                 "replay:<released responses or results file>")

@@ -26,18 +26,16 @@ from apb.planbench.render import (
 from apb.prompts import load_prompt
 
 EXECUTOR_SEED = 10  # the seed each Executor of PlanBench's current code sets when it is built
-# How the released files drew their random numbers (found by search over seeds, docs/planbench.md): t3's with the
-# current code (seed 42, reseeded 10 at each executor), t4, t6, t7's and t8_1's with an earlier one (seed 10, never
-# reseeded).
-CURRENT_CODE = (42, True)
-EARLIER_CODE = (10, False)
+# How a released file drew its random numbers (apb/prompts/planbench/randomness.yaml says which file which way):
+CURRENT_CODE = (42, True)  # the released code: seed 42, reseeded 10 each time an executor is built
+EARLIER_CODE = (10, False)  # an earlier code: seed 10, one stream
 
 
 class Stream:
     """PlanBench's global random stream: `executor()` reseeds it as building an Executor does."""
 
-    def __init__(self, seeding: tuple[int, bool] = EARLIER_CODE) -> None:
-        start, self.reseed = seeding
+    def __init__(self, seeds: tuple[int, bool] = CURRENT_CODE) -> None:
+        start, self.reseed = seeds
         self.rng = random.Random(start)
 
     def executor(self) -> None:
@@ -54,16 +52,36 @@ RELEASED_VARIANTS = ("prompts", "results")  # the released prompt files; the que
 
 @cache
 def earlier_intros() -> dict:
-    """task stem -> config -> the domain intro the released results/responses files were asked with, where it is
-    not the config's current one."""
+    """The intros the released files were written with where they are not the config's current one:
+    `prompts` -> config -> intro (every task but t2), `results` -> task stem -> config -> intro."""
     return yaml.safe_load(load_prompt("planbench/earlier_intros.yaml"))
+
+
+@cache
+def _randomness() -> dict:
+    return yaml.safe_load(load_prompt("planbench/randomness.yaml"))
+
+
+def seeding(data: dict, stem: str, variant: str) -> tuple[int, bool]:
+    """The seeding the variant's released file of this config and task was drawn with (CURRENT_CODE by default)."""
+    earlier = _randomness()["earlier"].get(variant, {}).get(stem, [])
+    return EARLIER_CODE if data["domain_name"] in earlier else CURRENT_CODE
 
 
 def intro(data: dict, stem: str, variant: str, key: str = "domain_intro") -> str:
     """The config's domain intro as the variant's files have it."""
-    if variant == "results":
-        return earlier_intros().get(stem, {}).get(data["domain_name"], data[key])
+    earlier = earlier_intros()
+    if variant == "results" and data["domain_name"] in earlier["results"].get(stem, {}):
+        return earlier["results"][stem][data["domain_name"]]
+    if key == "domain_intro" and data["domain_name"] in earlier["prompts"]:
+        return earlier["prompts"][data["domain_name"]]
     return data[key]
+
+
+def start(config: PlanBenchConfig, stem: str, variant: str) -> tuple[dict, dict, Stream]:
+    """(the config's data, the file's header with no records yet, the random stream) of a task that draws."""
+    data = config.data
+    return data, header(stem, data), Stream(seeding(data, stem, variant))
 
 
 def header(stem: str, data: dict) -> dict:
@@ -120,7 +138,8 @@ def t2(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     out = header(stem, data)
     for example, number in one_shot_ids(config):
         ex, inst = Instance(config, example), Instance(config, number)
-        query = data["domain_intro_cost"] + _optimality(ex, True, data) + _optimality(inst, False, data)
+        query = (intro(data, stem, variant, "domain_intro_cost") + _optimality(ex, True, data) +
+                 _optimality(inst, False, data))
         out["instances"].append({"instance_id": number, "example_instance_ids": [example], "query": query,
                                  "ground_truth_plan": gold_plan_text(inst.plan, data)})
     return out
@@ -141,11 +160,9 @@ def _execution(inst: Instance, stream: Stream, with_answer: bool, data: dict) ->
 def t7(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     """Plan execution. The released `ground_truth_plan` lists the resulting facts in a Python set's iteration order
     (random per process: docs/planbench.md); here they are sorted."""
-    data = config.data
-    out = header(stem, data)
-    stream = Stream()
+    data, out, stream = start(config, stem, variant)
     for example, number in one_shot_ids(config):
-        query = data["domain_intro"]
+        query = intro(data, stem, variant)
         answer: list[str] = []
         for i, with_answer in ((example, True), (number, False)):
             inst = Instance(config, i)
@@ -158,10 +175,8 @@ def t7(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     return out
 
 
-def _goal_reformulation(config: PlanBenchConfig, stem: str, blocks: Callable) -> dict:
-    data = config.data
-    out = header(stem, data)
-    stream = Stream()
+def _goal_reformulation(config: PlanBenchConfig, stem: str, variant: str, blocks: Callable) -> dict:
+    data, out, stream = start(config, stem, variant)
     for number in task_ids(config):
         inst = Instance(config, number)
         stream.executor()
@@ -170,7 +185,8 @@ def _goal_reformulation(config: PlanBenchConfig, stem: str, blocks: Callable) ->
         stream.rng.shuffle(goal_order)  # paraphrase_goal shuffles the goal facts (only their count is used)
         init, goal = atoms_text(inst.init_atoms, data), atoms_text(inst.goal_atoms, data)
         plan = plan_lines(inst.plan, data)
-        record = {"query": data["domain_intro"] + blocks(inst, stream, init, goal, plan, state_text(final, data)),
+        text = blocks(inst, stream, init, goal, plan, state_text(final, data))
+        record = {"query": intro(data, stem, variant) + text,
                   "ground_truth_plan": plan, "instance_id": number}
         if stem.startswith("task_8_1"):
             record["single_goal_instances"] = 1 if len(inst.goal) == 1 else 0
@@ -187,18 +203,50 @@ def _shuffled(inst: Instance, stream: Stream, init: str, goal: str, plan: str, f
 
 
 def t8_1(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
-    return _goal_reformulation(config, stem, _shuffled)
+    return _goal_reformulation(config, stem, variant, _shuffled)
 
 
 def t8_2(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     def blocks(inst, stream, init, goal, plan, full):
         data = inst.config.data
         return fill_template(init, full, plan, data) + fill_template(init, goal, "", data)
-    return _goal_reformulation(config, stem, blocks)
+    return _goal_reformulation(config, stem, variant, blocks)
 
 
 def t8_3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     def blocks(inst, stream, init, goal, plan, full):
         data = inst.config.data
         return fill_template(init, goal, plan, data) + fill_template(init, full, "", data)
-    return _goal_reformulation(config, stem, blocks)
+    return _goal_reformulation(config, stem, variant, blocks)
+
+
+def t4(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+    """Plan reuse: an instance with its plan, then the same initial state with the state after a random prefix of
+    that plan as the goal; the gold is that prefix. `new_instance` holds the new problem (see `new_instance`): its
+    goal is what the prefix made true, as PlanBench's executor writes it."""
+    data, out, stream = start(config, stem, variant)
+    for number in task_ids(config):
+        inst = Instance(config, number)
+        stream.executor()
+        stream.prefix(inst.plan)  # the first random prefix (PlanBench draws it and shows the whole plan)
+        init, goal = state_text(inst.init, data).strip(), state_text(inst.goal, data)
+        query = intro(data, stem, variant) + (
+            f"\n[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that {goal}.\n"
+            f"My plan is as follows:\n\n[PLAN]{plan_lines(inst.plan, data)} ")
+        prefix = inst.plan[:stream.prefix(inst.plan)]
+        reached = inst.progress(inst.init, prefix)
+        query += (f"\n[STATEMENT]\nAs initial conditions I have that, {init}.\nMy goal is to have that "
+                  f"{state_text(reached, data)}.\nMy plan is as follows:\n\n[PLAN]")
+        out["instances"].append({"instance_id": number, "query": query,
+                                 "ground_truth_plan": gold_plan_text(prefix, data),
+                                 "new_instance": new_instance(sorted(inst.init), sorted(reached - inst.init))})
+    return out
+
+
+def new_instance(init: list[str], goal: list[str]) -> dict:
+    """The problem part of PlanBench's `new_instance` (its model parser's dict): the initial and goal facts as
+    `[predicate, [args]]`, sorted (PlanBench lists them in a Python set's order; the domain part is not written)."""
+    def fact(key: str) -> list:
+        name, *args = key.split("_")
+        return [name, args]
+    return {"instance": {"init": {"functions": [], "pred": [fact(k) for k in init]}, "goal": [fact(k) for k in goal]}}

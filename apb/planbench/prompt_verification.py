@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from apb.datasets.planbench import PlanBenchConfig
 from apb.planbench.instances import Instance
-from apb.planbench.prompt_tasks import CURRENT_CODE, EARLIER_CODE, Stream, header, intro, task_ids
+from apb.planbench.prompt_tasks import Stream, intro, start, task_ids
 from apb.planbench.render import action_text, plan_lines, state_text
 
 VALID = "The above plan is valid.\n"
@@ -77,9 +77,7 @@ def n_files(config: PlanBenchConfig) -> int:
 def t3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     """Plan verification. The released results files' queries were drawn with the earlier code's randomness (and,
     for mystery blocksworld, an earlier intro)."""
-    data = config.data
-    out = header(stem, data)
-    stream = Stream(EARLIER_CODE if variant == "results" else CURRENT_CODE)
+    data, out, stream = start(config, stem, variant)
     rng = stream.rng
     pool_size = n_files(config)
     for number in task_ids(config):

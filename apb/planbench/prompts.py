@@ -11,13 +11,14 @@ from pathlib import Path
 
 from apb.datasets.dataset import DatasetError
 from apb.datasets.planbench import PlanBenchConfig
-from apb.planbench import prompt_tasks, prompt_verification
+from apb.planbench import prompt_replanning, prompt_tasks, prompt_verification
 from apb.planbench.prompt_tasks import RELEASED_VARIANTS
 from apb.planbench.verdicts import SHORT_NAMES
 
 GENERATORS: dict[str, Callable[[PlanBenchConfig, str], dict]] = {  # task -> its prompt file's generator
     "t1": prompt_tasks.t1, "t2": prompt_tasks.t2, "t3": prompt_verification.t3, "t5": prompt_tasks.t5,
-    "t7": prompt_tasks.t7, "t8_1": prompt_tasks.t8_1, "t8_2": prompt_tasks.t8_2, "t8_3": prompt_tasks.t8_3,
+    "t4": prompt_tasks.t4, "t6": prompt_replanning.t6, "t7": prompt_tasks.t7, "t8_1": prompt_tasks.t8_1,
+    "t8_2": prompt_tasks.t8_2, "t8_3": prompt_tasks.t8_3,
 }
 
 

@@ -31,12 +31,12 @@ def join_facts(texts: list[str]) -> str:
 
 def state_text(facts: Iterable[str], data: dict) -> str:
     """A set of fact keys in words, sorted by key (PlanBench's `get_state_translation`); facts whose predicate the
-    config does not word are left out, empty wordings kept."""
+    config does not word, or words as nothing (logistics' static types), are left out."""
     texts = []
     for key in sorted(facts):
         pred, *args = key.split("_")
         text = _atom_text(pred, args, data)
-        if text is not None:
+        if text:
             texts.append(text)
     return join_facts(texts)
 
