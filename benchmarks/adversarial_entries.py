@@ -227,7 +227,7 @@ def planbench_questions() -> list:
     from apb.planbench.questions import questions
 
     t3 = next(q for q in questions("blocksworld_3", "t3") if "invalid" in str(q.record["ground_truth_plan"]))
-    return [questions("blocksworld_3", "t1", instances={1})[0], t3]
+    return [questions("blocksworld_3", "t1", instances={2})[0], t3]  # t1's first prompt is instance 2
 
 
 def planbench_gold(ctx, case: int) -> str:

@@ -81,6 +81,33 @@ OFFICIAL = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cos
             *VERIFICATION)
 
 
+RESPONSES = sorted((RELEASE / "plan-bench" / "responses").glob("*/*/*.json.gz"))
+
+
+@pytest.mark.parametrize("path", RESPONSES, ids=_name)
+def test_a_released_responses_file_gets_its_results_files_verdicts(path):
+    """The responses files (what PlanBench's evaluation reads: t4's and t6's records still hold the `new_instance`
+    they are judged on) get the verdicts of the matching results file; t4 and t6 the same from the query alone."""
+    results = RELEASE / "plan-bench" / "results" / path.relative_to(path.parents[2])
+    released = {r["instance_id"]: r for r in _records(results)}
+    config = load_config(path.parent.parent.name, "plan-bench")
+    stem = path.name.removesuffix(".json.gz")
+    field = "llm_correct_binary" if task_kind(stem) == "verification" else "llm_correct"
+    compared = 0
+    for record in _records(path):
+        theirs = released.get(record["instance_id"])
+        if not record.get("llm_raw_response") or theirs is None or theirs["llm_raw_response"] != record[
+                "llm_raw_response"]:
+            continue
+        mine = score_record(config, stem, record)
+        assert mine[field] == theirs[field], record["instance_id"]
+        if "new_instance" in record:
+            without = score_record(config, stem, {k: v for k, v in record.items() if k != "new_instance"})
+            assert (without[field], without["apb_correct"]) == (mine[field], mine["apb_correct"])
+        compared += 1
+    assert compared >= 0.9 * len(released)
+
+
 # ---- PlanBench's own reader as the oracle ---------------------------------------------------------------------------
 def _oracle():
     """plan-bench's utils/text_to_pddl.py loaded on its own (it needs numpy only)."""
@@ -101,10 +128,16 @@ TEXTS = ["unstack the red block from on top of the blue block\nput down the red 
          "1. Pick up the yellow block.\n2. Stack the yellow block on top of the red block\nI am done",
          "stack the red block on top of the red block\nstack the blue block on the orange block and the red block",
          "attack object a\nfeast object b from object c\n**succumb object a**\novercome object d from object b",
-         "", "\n\n", "pick up the red block or the blue block", "(unstack a b)\n(put-down a)", "x" * 5000]
+         "", "\n\n", "pick up the red block or the blue block", "(unstack a b)\n(put-down a)", "x" * 5000,
+         "1. load package_0 into truck_0 at location_0_0\n2. drive truck_0 from location_0_0 to location_0_1 in city_0"
+         "\n10. fly airplane_0 from location_0_0 to location_1_0\nunload package_0 from airplane_0 at location_1_0",
+         "drive truck_1 from location_1_0 to location_1_2", "load package_3 into truck at somewhere_1", "5",
+         "Use hoist0 to lift crate1 from pallet0 at depot0\n2. drive truck1 from depot0 to distributor0\n"
+         "Use hoist1 to unload crate1 from truck1 at distributor0", "fly plane_1"]
 
 
-@pytest.mark.parametrize("name", ["blocksworld", "mystery_blocksworld", "random_blocksworld"])
+@pytest.mark.parametrize("name", ["blocksworld", "mystery_blocksworld", "random_blocksworld", "logistics", "depots",
+                                  "obfuscated_deceptive_logistics"])
 def test_planbench_reader_is_the_oracle(tmp_path, monkeypatch, name):
     module = _oracle()
     monkeypatch.chdir(tmp_path)  # its reader writes the plan file it makes

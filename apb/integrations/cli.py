@@ -124,8 +124,8 @@ def _add_planbench_export_parser(planbench_sub) -> None:
     e.add_argument("--config", required=True, help="a PlanBench config's file stem (blocksworld, ...)")
     e.add_argument("--folder", choices=("plan-bench", "llm_planning_analysis"), default=None,
                    help="whose config (default: plan-bench when it has the stem)")
-    e.add_argument("--tasks", default="t1", help="comma-separated tasks: t1, t2, t3, t5, t7, t8_1, t8_2, t8_3 or "
-                                                 "their file stems (default t1)")
+    e.add_argument("--tasks", default="t1", help="comma-separated tasks: t1 to t8_3 (those apb planbench prompts "
+                                                 "writes) or their file stems (default t1)")
     e.add_argument("--instances", help="only these instance ids (2,5,10-20)")
     e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
     e.set_defaults(func=cmd_planbench_export)

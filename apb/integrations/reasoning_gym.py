@@ -23,10 +23,10 @@ raises.
 extracted answer (a reward for training: a hedge such as `yes no` or an unreadable answer scores 0.0; ACPBench's
 official reading, kept by `apb acp eval` and the other reports, gives credit to some hedges).
 
-`apb_planbench_<task>` (t1, t2, t3, t5, t7, t8_1, t8_2, t8_3): PlanBench's prompts of a `config` (default
-blocksworld; `folder`, `variant` as `apb planbench prompts`), in an order the seed picks; `answer` the gold as the
-prompt asks for it, `score_answer` apb's sound verdict (PlanBench's verdict, which reads a plan out of a hedge, is
-in `apb planbench eval`'s reports, never a reward).
+`apb_planbench_<task>` (t1 to t8_3, every task `apb planbench prompts` writes): PlanBench's prompts of a `config`
+(default blocksworld; `folder`, `variant` as `apb planbench prompts`), in an order the seed picks; `answer` the
+gold as the prompt asks for it, `score_answer` apb's sound verdict (PlanBench's verdict, which reads a plan out of a
+hedge, is in `apb planbench eval`'s reports, never a reward).
 """
 
 from __future__ import annotations

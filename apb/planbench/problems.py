@@ -117,3 +117,16 @@ def replanning_task(config, instance_id: int, query: str) -> Task:
     facts |= set(_facts(wording, event["add"], "new facts"))
     facts -= set(_facts(wording, event["remove"], "lost facts"))
     return _with(task, init=facts)
+
+
+def new_instance_task(config, instance_id: int, new_instance: dict) -> Task:
+    """The problem PlanBench wrote into a record's `new_instance` (t4, t6 responses files: its parser's model, whose
+    `instance` holds `init` `pred` and `goal` as `[name, [args]]`) on the instance's objects."""
+    task = base_task(config, instance_id)
+    try:
+        model = new_instance["instance"]
+        init = ["(" + " ".join([str(p), *map(str, args)]) + ")" for p, args in model["init"]["pred"]]
+        goal = ["(" + " ".join([str(p), *map(str, args)]) + ")" for p, args in model["goal"]]
+        return _with(task, init=init, goal=goal)
+    except (KeyError, TypeError, ValueError, ApbError) as err:
+        raise ProblemUnknown(f"the record's new_instance is not PlanBench's model of a problem: {err}") from None

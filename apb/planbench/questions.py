@@ -12,7 +12,7 @@ from apb.planbench.render import COLOUR_NAMED, action_text, state_text
 from apb.planbench.runs import official_correct, system_message
 from apb.planbench.verdicts import score_record, task_kind
 
-TASKS = tuple(GENERATORS)  # the tasks apb writes prompts for (t1, t2, t3, t5, t7, t8_1, t8_2, t8_3)
+TASKS = tuple(GENERATORS)  # the tasks apb writes prompts for (apb.planbench.prompts)
 
 
 @dataclass

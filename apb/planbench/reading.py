@@ -141,14 +141,16 @@ def _has_digit(word: str) -> bool:
     return any(c.isdigit() for c in word)
 
 
+def _lower_lines(text: str):
+    """The text's lines stripped and lowercased, blank ones skipped (PlanBench also stops at a line holding
+    '[COST]', which a lowercased line never does)."""
+    return (line for line in (raw.strip().lower() for raw in text.split("\n")) if line)
+
+
 def _plan_logistics(text: str, vocab: Vocabulary) -> tuple[str, str]:
     raw_actions = [raw.split("-")[0].lower() for raw, _ in vocab.actions]
     plan = []
-    for line in (line.strip().lower() for line in text.split("\n")):
-        if not line:
-            continue
-        if "[COST]" in line:
-            break
+    for line in _lower_lines(text):
         try:
             if line[0].isdigit() and line[1] == ".":
                 line = line[2:].replace(".", "")
@@ -179,11 +181,7 @@ def _plan_logistics(text: str, vocab: Vocabulary) -> tuple[str, str]:
 def _plan_depots(text: str, vocab: Vocabulary) -> tuple[str, str]:
     raw_actions = [raw.lower() for raw, _ in vocab.actions]
     plan = []
-    for line in (line.strip().lower() for line in text.split("\n")):
-        if not line:
-            continue
-        if "[COST]" in line:
-            break
+    for line in _lower_lines(text):
         line = line.lstrip("0123456789").replace(".", "")
         objs = [w for w in line.split() if _has_digit(w)]
         found = [raw for raw in raw_actions if raw in line]

@@ -17,7 +17,14 @@ from functools import lru_cache
 from apb.engine import Task
 from apb.engine.errors import ApbError
 from apb.planbench import reading, sound
-from apb.planbench.problems import ProblemUnknown, base_task, domain_of, replanning_task, reuse_task
+from apb.planbench.problems import (
+    ProblemUnknown,
+    base_task,
+    domain_of,
+    new_instance_task,
+    replanning_task,
+    reuse_task,
+)
 from apb.planbench.wording import wording_for
 
 PLAN_TASKS = {"t1": "task_1_plan_generation", "t2": "task_2_plan_optimality", "t4": "task_4_plan_reuse",
@@ -79,7 +86,9 @@ def _vocabulary(config) -> reading.Vocabulary:
     return reading.Vocabulary(config.data, config.folder, tuple((a.name, len(a.parameters)) for a in domain.actions))
 
 
-def _problem(config, stem: str, instance_id: int, query: str) -> Task:
+def _problem(config, stem: str, instance_id: int, query: str, new_instance=None) -> Task:
+    if isinstance(new_instance, dict) and ("plan_reuse" in stem or "replanning" in stem):
+        return new_instance_task(config, instance_id, new_instance)  # what PlanBench judges on when it is there
     if "plan_reuse" in stem:
         return reuse_task(config, instance_id, query)
     if "replanning" in stem:
@@ -133,7 +142,8 @@ def score_record(config, task: str, record: dict, *, keys: Keys = DEFAULT_KEYS, 
         _state(out, response, record.get(keys.gold), vocab, config, instance_id, query)
         return out
     try:
-        problem = _problem(config, stem, instance_id, query) if instance_id is not None else None
+        problem = (_problem(config, stem, instance_id, query, record.get("new_instance"))
+                   if instance_id is not None else None)
     except ProblemUnknown as err:
         problem, why = None, str(err)
     else:
