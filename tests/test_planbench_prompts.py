@@ -15,12 +15,12 @@ import pytest
 from apb.cli import main
 from apb.datasets.planbench import load_config
 from apb.llm.replay import PASTED_RESPONSE
-from apb.planbench.prompts import GENERATORS, prompt_bytes, prompt_file, prompt_task
+from apb.planbench.prompts import GENERATORS, MODEL_PLAN_TASKS, prompt_bytes, prompt_file, prompt_task, read_llm_plans
 
 pytestmark = pytest.mark.slow  # about 10 minutes on 2 busy cores (every released file regenerated); run by default
 
 RELEASE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "planbench" / "plan-bench"
-STEMS = {stem: short for short, stem in (prompt_task(t) for t in GENERATORS)}
+STEMS = {stem: short for short, stem in (prompt_task(t) for t in (*GENERATORS, *MODEL_PLAN_TASKS))}
 
 
 def released_files(kind: str) -> list[Path]:
@@ -40,7 +40,11 @@ def stem_of(path: Path) -> str:
 
 @cache
 def generated(config: str, stem: str, variant: str) -> dict:
-    return prompt_file(load_config(config), stem, variant)
+    """apb's file; t3_1 verifies the plans of GPT-4's released t1 results, as PlanBench's was written."""
+    plans = None
+    if STEMS[stem] in MODEL_PLAN_TASKS:
+        plans = read_llm_plans(RELEASE / "results" / config / "gpt-4_chat" / "task_1_plan_generation.json.gz")
+    return prompt_file(load_config(config), stem, variant, llm_plans=plans)
 
 
 def comparable(obj: dict) -> dict:

@@ -41,6 +41,8 @@ def add_parsers(commands) -> None:
                    help="prompts (default): as the released prompt files; results: as the queries of the released "
                         "results/responses files (earlier intros and randomness for t1, t3)")
     p.add_argument("--instances", help="only these instance ids (comma-separated; ranges as 2-10)")
+    p.add_argument("--llm-plans", help="t3_1 (task_3_plan_verification_with_llm_plans): the t1 results file whose "
+                                       "extracted plans are verified")
     p.add_argument("--out", required=True, help="the JSON file to write")
     p.set_defaults(func=cmd_prompts)
     add_score_parser(sub)
@@ -80,7 +82,10 @@ def cmd_prompts(args: argparse.Namespace) -> int:
 
     config = load_config(args.config, args.folder)
     started = time.perf_counter()
-    obj = prompt_file(config, args.task, args.variant, _instances(args.instances))
+    from apb.planbench.prompts import read_llm_plans
+
+    plans = read_llm_plans(args.llm_plans) if args.llm_plans else None
+    obj = prompt_file(config, args.task, args.variant, _instances(args.instances), plans)
     path = write_prompt_file(obj, args.out)
     out.print(f"{len(obj['instances'])} prompts ({obj['task']}, {config.folder}/{config.name}) -> "
               f"{escape(str(path))} in {time.perf_counter() - started:.1f} s")

@@ -74,13 +74,18 @@ def n_files(config: PlanBenchConfig) -> int:
     return min(int(config.data["n_instances"]), len(config.instance_files()))
 
 
-def t3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+def t3(config: PlanBenchConfig, stem: str, variant: str = "prompts",
+       llm_plans: dict[int, list[str]] | None = None) -> dict:
     """Plan verification. The released results files' queries were drawn with the earlier code's randomness (and,
-    for mystery blocksworld, an earlier intro)."""
+    for mystery blocksworld, an earlier intro). With `llm_plans` (instance id -> a model's t1 plan, `(name a b)`
+    strings: `task_3_plan_verification_with_llm_plans`) the instance's plan is the model's, and an instance without
+    one is left out."""
     data, out, stream = start(config, stem, variant)
     rng = stream.rng
     pool_size = n_files(config)
     for number in task_ids(config):
+        if llm_plans is not None and not llm_plans.get(number):
+            continue
         query = intro(data, stem, variant)
         examples = rng.choices([n for n in range(1, pool_size) if n != number], k=3)
         kinds = [-1, 0, 1]
@@ -93,7 +98,11 @@ def t3(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
         kind = rng.choice([-1, 0, 1])
         inst = Instance(config, number)
         stream.executor()
-        plan, message = judged(inst, kind, stream)
+        if llm_plans is None:
+            plan, message = judged(inst, kind, stream)
+        else:
+            plan = ["_".join(a.replace("(", " ").replace(")", " ").split()) for a in llm_plans[number]]
+            message = verdict_text(inst, plan)
         query += _block(inst, plan, message, False)
         out["instances"].append({"instance_id": number, "query": query, "ground_truth_plan": message})
     return out
