@@ -24,10 +24,19 @@ def read(path: Path) -> bytes:
     return gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
 
 
-def sorted_t7(obj: dict) -> bytes:
+NOT_REPRODUCIBLE = {("logistics", "task_5_plan_generalization")}  # docs/planbench.md: its instances changed since
+
+
+def comparable(obj: dict) -> bytes:
+    """The file's bytes with the lists PlanBench writes in a Python set's order sorted (as the tests compare)."""
+    def problem(model: dict) -> dict:
+        return {"init": sorted(map(str, model["instance"]["init"]["pred"])),
+                "goal": sorted(map(str, model["instance"]["goal"]))}
     if obj.get("task") == "task_7_plan_execution":
         obj = {**obj, "instances": [{**r, "ground_truth_plan": sorted(r["ground_truth_plan"])}
                                     for r in obj["instances"]]}
+    if obj.get("task") in ("task_4_plan_reuse", "task_6_replanning"):
+        obj = {**obj, "instances": [{**r, "new_instance": problem(r["new_instance"])} for r in obj["instances"]]}
     return prompt_bytes(obj)
 
 
@@ -36,14 +45,17 @@ def prompts(release: Path) -> None:
     total, same, started = 0, 0, time.perf_counter()
     for path in sorted((release / "plan-bench" / "prompts").rglob("task_*.json*")):
         stem = path.name.split(".")[0]
-        if stem not in stems:
+        if stem not in stems or (path.parent.name, stem) in NOT_REPRODUCIBLE:
             print(f"{path.parent.name}/{stem}: not generated")
             continue
+        released = json.loads(read(path))
         t0 = time.perf_counter()
         ours = prompt_file(load_config(path.parent.name), stem)
         seconds = time.perf_counter() - t0
-        released = json.loads(read(path))
-        identical = sorted_t7(ours) == sorted_t7(released)
+        ids = [r["instance_id"] for r in released["instances"]]
+        if ids != [r["instance_id"] for r in ours["instances"]]:  # a file PlanBench stopped writing early
+            ours = {**ours, "instances": ours["instances"][:len(ids)]}
+        identical = comparable(ours) == comparable(released)
         total, same = total + 1, same + identical
         print(f"{path.parent.name}/{stem}: {len(ours['instances'])} prompts in {seconds:.1f} s, "
               f"{'identical' if identical else 'DIFFERS'}")

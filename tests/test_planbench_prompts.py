@@ -17,6 +17,8 @@ from apb.datasets.planbench import load_config
 from apb.llm.replay import PASTED_RESPONSE
 from apb.planbench.prompts import GENERATORS, prompt_bytes, prompt_file, prompt_task
 
+pytestmark = pytest.mark.slow  # about 10 minutes on 2 busy cores (every released file regenerated); run by default
+
 RELEASE = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "planbench" / "plan-bench"
 STEMS = {stem: short for short, stem in (prompt_task(t) for t in GENERATORS)}
 

@@ -215,7 +215,10 @@ def _files_root() -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
         with tarfile.open(fileobj=io.BytesIO(ARCHIVE.read_bytes()), mode="r:xz") as tar:
-            tar.extractall(tmp, filter="data")
+            try:
+                tar.extractall(tmp, filter="data")
+            except TypeError:  # Python before 3.10.12 has no extraction filters (the archive is apb's own)
+                tar.extractall(tmp)
         (tmp / ".complete").write_text("")
         try:
             tmp.rename(target)
