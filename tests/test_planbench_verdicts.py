@@ -312,7 +312,12 @@ def test_unsolvable_and_pddl_readings():
               "raw_translation": "[PDDL PLAN]\nno plan possible\n[PDDL PLAN END]"}
     scored = score_record(config, "task_1_plan_generation_zero_shot", record)
     assert scored["llm_correct"] is True and scored["extracted_llm_plan"] == "(no plan possible)"
-    assert scored["apb_correct"] is False  # apb credits no plan on an instance with none; the claim is not judged
+    assert scored["apb_correct"] is True and scored["apb_plan"] == "no plan"  # an exhaustive search proves it
+    for hedge in ("Maybe it cannot be done.", "It cannot be done. Or: pick up the red block"):
+        assert score_record(config, "t1", {**record, "llm_raw_response": hedge})["apb_correct"] is False
+    solvable_claim = score_record(load_config("blocksworld"), "t1", {"instance_id": 5, "llm_raw_response": "It is "
+                                                                     "impossible: no plan exists."})
+    assert solvable_claim["apb_correct"] is False and solvable_claim["apb_reason"] == "a plan exists"
     plain = score_record(config, "task_1_plan_generation", {k: v for k, v in record.items() if k != "raw_translation"})
     assert plain["llm_correct"] is False  # read as text, then validated: an unsolvable instance has no valid plan
     solvable = load_config("blocksworld", "llm_planning_analysis")

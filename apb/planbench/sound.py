@@ -154,6 +154,22 @@ def stated_state(text: str, wording: Wording) -> tuple[tuple[set[str], set[str]]
 
 
 _VALID = re.compile(r"\bplan is (in)?valid\b", re.IGNORECASE)
+_NO_PLAN = re.compile(r"\b(?:no (?:valid )?plan (?:is possible|possible|exists)|(?:is|it's|it is) (?:impossible|"
+                      r"not possible)|cannot be (?:achieved|reached|solved|done)|unsolvable|unreachable)\b",
+                      re.IGNORECASE)
+
+
+_OTHERWISE = re.compile(r"\b(?:or|alternative(?:ly)?|options?|instead)\b", re.IGNORECASE)
+
+
+def states_no_plan(text: str, wording: Wording, task: Task) -> bool:
+    """The response says no plan exists, without doubt and without stating a plan (or any action)."""
+    if not isinstance(text, str) or len(text) > MAX_ANSWER_CHARS or "\x00" in text:
+        return False
+    if not _NO_PLAN.search(text) or _DOUBT.search(text) or _OTHERWISE.search(text):
+        return False
+    return not any(_read_action(_line_body(line), wording, task) for line in text.split("\n")[:10_000]
+                   if _line_body(line))
 
 
 # a verification answer explains with 'unless' and 'or' ("you cannot stack a block unless ..."): only doubt counts

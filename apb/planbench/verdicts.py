@@ -185,10 +185,17 @@ def _sound_plan(out: dict, response: str, stem: str, config, problem: Task | Non
     if problem is None:
         out["apb_reason"] = f"the problem is unknown: {why}"
         return
-    if "unsolvable" in config.data.get("domain_name", ""):
-        out["apb_reason"] = "the instance is unsolvable: no plan is correct (a claim of no plan is not a plan)"
-        return
     wording = wording_for(config, problem.problem.objects)
+    if sound.states_no_plan(response, wording, problem):
+        out["apb_plan"] = "no plan"
+        solvable = _solvable(problem)
+        out["apb_correct"] = solvable is False
+        out["apb_reason"] = {False: "no plan exists (an exhaustive search proves it)", True: "a plan exists",
+                             None: "the search for a plan did not finish: the claim is not credited"}[solvable]
+        return
+    if "unsolvable" in config.data.get("domain_name", ""):
+        out["apb_reason"] = "the instance is unsolvable (a config of unsolvable instances): no plan is correct"
+        return
     plan, reason = sound.stated_plan(response, wording, problem, cost_line="optimality" in stem)
     if plan is None:
         out["apb_reason"] = reason
@@ -205,6 +212,15 @@ def _sound_plan(out: dict, response: str, stem: str, config, problem: Task | Non
             return
     out["apb_correct"] = True
     out["apb_reason"] = result.reason
+
+
+def _solvable(task: Task) -> bool | None:
+    """Whether a plan exists: an exhaustive search (breadth first, bounded in time and nodes); None undecided."""
+    from apb.planners import solve
+    from apb.planners.result import SOLVED, UNSOLVABLE
+
+    result = solve(task, "bfs", timeout=5.0, max_nodes=500_000)  # PlanBench's unsolvable instances: a few blocks
+    return {SOLVED: True, UNSOLVABLE: False}.get(result.status)
 
 
 def _query_task(config, instance_id, query: str) -> tuple[Task | None, list[str] | None]:
