@@ -39,6 +39,7 @@ COMMANDS = (  # (group, ((command, one-line help), ...)): the order of `apb --he
         ("report", "summary tables, coverage vs the paper, and an HTML report of runs"))),
     ("benchmarks (ACP, NL->PDDL, equivalence)", (
         ("acp", "ACPBench-style reasoning questions: generate, eval, report, answer, audit, export"),
+        ("planbench", "PlanBench's tasks on its released configs: prompts, eval, score (two verdicts), report, export"),
         ("nl2pddl", "the NL->PDDL problem benchmark (Planetarium's task): score, build, import, eval, report, export"),
         ("equiv", "are two PDDL problems the same task up to renaming? (exit 0 yes, 1 no, 2 bad input, 3 unknown)"))),
     ("engine tools", (
@@ -126,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     from apb.llm import cli as llm
     from apb.nl import cli as nl
     from apb.nl2pddl import cli as nl2pddl
+    from apb.planbench import cli as planbench
     from apb.planners import cli as planners
     from apb.rl import cli as rl
 
@@ -134,13 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="apb", description=command_table(width), epilog="\n".join(textwrap.wrap(exits, width)),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"apb {__version__}")
-    parser.add_argument("--cache-dir", metavar="DIR",
-                        help="folder of the LLM answer cache (default: $APB_CACHE_DIR, else $XDG_CACHE_HOME/apb, else "
-                             "~/.cache/apb)")
+    parser.add_argument("--cache-dir", metavar="DIR", help="folder of the LLM answer cache (default: $APB_CACHE_DIR, "
+                                                            "else $XDG_CACHE_HOME/apb, else ~/.cache/apb)")
     commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND",
                                               help="one of the commands above; apb COMMAND --help: its flags"))
     for package in (datasets, planners, domains, equivalence, llm, nl, envs, agents, rl, evaluation, nl2pddl, acp,
-                    integrations, bench):  # any order: extensions run in finish()
+                    planbench, integrations, bench):  # any order: extensions run in finish()
         package.add_parsers(commands)
     commands.finish()
     return parser
@@ -188,8 +189,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _exit_now(code: int, command: bool = False) -> None:
-    """Ends the process at once when worker threads still run, or as the apb command (`command`): what finished is
-    on disk, and waiting for the threads or for Python to free a stopped grounding's millions of facts took seconds."""
+    """Ends at once when threads run or as the apb command: what finished is on disk; freeing a grounding is slow."""
     if (command or threading.active_count() > 1) and threading.current_thread() is threading.main_thread():
         sys.stdout.flush()
         sys.stderr.flush()

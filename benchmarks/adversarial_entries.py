@@ -182,6 +182,76 @@ def _nl2pddl_entries() -> list[Entry]:
             Entry("equivalence check", setup, equiv, gold=gold, reward=lambda v: v == "equivalent")]
 
 
+@cache
+def planbench_records() -> tuple:
+    """(config, records of t1/t2, t3 and t7, their gold answers) on PlanBench's blocksworld instance 5, the queries
+    stating what apb reads back (the t3 plan, the t7 action sequence) in the config's wording."""
+    from apb.datasets.planbench import load_config
+    from apb.planbench.problems import base_task
+    from apb.planbench.wording import object_text
+    from apb.planners import solve
+
+    config = load_config("blocksworld", "plan-bench")
+    data = config.data
+    task = base_task(config, 5)
+    plan = [str(a) for a in solve(task, "astar").plan]
+
+    def say(action: str) -> str:
+        name, *args = action[1:-1].split()
+        return data["actions"][name].format(*[object_text(a, data) for a in args])
+
+    def state(facts) -> str:
+        texts = [data["predicates"][f[1:-1].split()[0]].format(*[object_text(a, data) for a in f[1:-1].split()[1:]])
+                 for f in sorted(facts)]
+        return ", ".join(texts[:-1]) + " and " + texts[-1]
+
+    lines = "\n".join(say(a) for a in plan)
+    t1 = {"instance_id": 5, "query": "", "ground_truth_plan": "\n".join(plan)}
+    # t3 asks whether a plan is valid: "The plan is valid" (a claim of success elsewhere) is an answer here, so the
+    # plan asked about is invalid (its last step left out) and the right answer is "invalid"
+    prefix = "\n".join(say(a) for a in plan[:-1])
+    t3 = {"instance_id": 5, "query": f"[STATEMENT]\nMy plan is as follows:\n\n[PLAN]\n{prefix}\n[PLAN END]\n",
+          "ground_truth_plan": "The above plan is invalid. These are the unmet goal conditions:\n"}
+    after = task.facts(task.apply(task.initial_state, plan[0]))
+    t7 = {"instance_id": 5, "query": f"[STATEMENT]\n[ACTION SEQUENCE]\n{say(plan[0])}\n[ACTION SEQUENCE END]\n",
+          "ground_truth_plan": ["_".join(f[1:-1].split()) for f in after]}
+    golds = {"t1": lines + "\n[PLAN END]", "t2": lines + f"\n[PLAN END]\nThe total time to execute the plan is "
+             f"{len(plan)} minutes.", "t3": "The above plan is invalid.", "t7": state(after)}
+    return config, {"t1": t1, "t2": t1, "t3": t3, "t7": t7}, golds
+
+
+@cache
+def planbench_questions() -> list:
+    """Two PlanBench prompts of blocksworld_3 (as apb planbench prompts writes them): t1's first, and a t3 prompt
+    whose plan is invalid (so "The plan is valid", a claim of success elsewhere, is t3's wrong answer here)."""
+    from apb.planbench.questions import questions
+
+    t3 = next(q for q in questions("blocksworld_3", "t3") if "invalid" in str(q.record["ground_truth_plan"]))
+    return [questions("blocksworld_3", "t1", instances={2})[0], t3]  # t1's first prompt is instance 2
+
+
+def planbench_gold(ctx, case: int) -> str:
+    from apb.planbench.questions import gold_answer
+
+    return gold_answer(ctx[case])
+
+
+def _planbench_entries() -> list[Entry]:
+    from apb.planbench.verdicts import score_record
+
+    def entry(task: str, official: str) -> Entry:
+        def call(ctx, case, text):
+            config, records, _ = ctx
+            return score_record(config, task, {**records[task], "llm_raw_response": text})
+
+        return Entry(f"planbench score_record {task}", planbench_records, call,
+                     gold=lambda ctx, case: ctx[2][task], reward=lambda r: r.get("apb_correct") is True,
+                     official=lambda r: bool(r.get(official)))
+
+    return [entry("t1", "llm_correct"), entry("t2", "llm_correct"), entry("t3", "llm_correct_binary"),
+            entry("t7", "llm_correct")]
+
+
 def _reasoning_gym_entries() -> list[Entry]:
     def plans():
         import reasoning_gym
@@ -199,9 +269,21 @@ def _reasoning_gym_entries() -> list[Entry]:
         data = reasoning_gym.create_dataset("apb_acp_app", size=1, seed=1, domain=ACP_DOMAIN, format=fmt)
         return data, data[0]
 
+    def planbench(task):
+        import reasoning_gym
+
+        import apb.integrations.reasoning_gym  # noqa: F401
+
+        data = reasoning_gym.create_dataset(f"apb_planbench_{task}", size=1, seed=1, config="blocksworld_3")
+        # t3: a prompt whose plan is invalid ("The plan is valid" is its wrong answer: see planbench_questions)
+        entry = next(e for e in (data[i] for i in range(100)) if "plan is valid" not in e["answer"])
+        return data, entry
+
     score = lambda ctx, case, text: ctx[0].score_answer(text, ctx[1])  # noqa: E731
     gold = lambda ctx, case: ctx[1]["answer"]  # noqa: E731
     return [Entry("reasoning-gym apb_blocksworld", plans, score, gold=gold, reward=lambda r: r > 0),
+            *[Entry(f"reasoning-gym apb_planbench_{task}", lambda task=task: planbench(task), score, gold=gold,
+                    reward=lambda r: r > 0) for task in ("t1", "t3", "t7")],
             *[Entry(f"reasoning-gym apb_acp_app ({fmt})", lambda fmt=fmt: acp(fmt), score, gold=gold,
                     reward=lambda r: r > 0) for fmt in ("bool", "mcq", "gen")]]
 
@@ -301,8 +383,17 @@ def _inspect_entries() -> list[Entry]:
         row, folder = nl2pddl_pair()
         return row["problem_pddl"], domain_file_for(row, folder).read_text(encoding="utf-8")
 
+    def planbench(qs, case, text):
+        from inspect_ai.scorer import Target
+
+        from apb.integrations.inspect_tasks import planbench_verdict
+
+        return asyncio.run(planbench_verdict()(state(text, {"planbench": qs[case].to_dict()}), Target("")))
+
     return [Entry("Inspect acp_answer", lambda: acp_questions(4), acp, gold=acp_gold,
                   reward=lambda s: s.value["sound"] > 0, cases=len),
+            Entry("Inspect planbench_verdict", planbench_questions, planbench, gold=planbench_gold,
+                  reward=lambda s: s.value["sound"] > 0, cases=len, official=lambda s: s.value["official"] > 0),
             Entry("Inspect problem_equivalence", nl2pddl_setup, nl2pddl, gold=lambda ctx, case: ctx[0],
                   reward=lambda s: s.value["correct"] > 0)]
 
@@ -323,6 +414,11 @@ def _lm_eval_entries() -> list[Entry]:
                   lambda ctx, i, text: ctx[0].process_results({"question": json.dumps(ctx[1][i].to_dict())}, [text]),
                   gold=lambda ctx, i: acp_gold(ctx[1], i), reward=lambda r: r["sound"] > 0,
                   cases=lambda ctx: len(ctx[1])),
+            Entry("lm-eval planbench process_results",
+                  lambda: (template_module("lm_eval_planbench_utils.py.txt"), planbench_questions()),
+                  lambda ctx, i, text: ctx[0].process_results({"question": json.dumps(ctx[1][i].to_dict())}, [text]),
+                  gold=lambda ctx, i: planbench_gold(ctx[1], i), reward=lambda r: r["sound"] > 0,
+                  cases=lambda ctx: len(ctx[1]), official=lambda r: r["official"] > 0),
             Entry("lm-eval nl2pddl process_results", nl2pddl_setup,
                   lambda ctx, case, text: ctx[0].process_results(ctx[1], [text]),
                   gold=lambda ctx, case: ctx[1]["target"], reward=lambda r: r["correct"] > 0)]
@@ -354,7 +450,7 @@ def available_entries() -> tuple[list[Entry], list[tuple[str, str]]]:
               "lm-eval": ("lm_eval", _lm_eval_entries), "openenv": ("openenv.core", _openenv_entries),
               "reasoning-gym": ("reasoning_gym", _reasoning_gym_entries), "gem": ("gem", _gem_entries)}
     entries = [*_validate_entries(), *_env_entries(), *_translator_entries(), *_game_entries(), *_acp_entries(),
-               *_nl2pddl_entries()]
+               *_nl2pddl_entries(), *_planbench_entries()]
     missing = []
     for group, (module, build) in groups.items():
         try:

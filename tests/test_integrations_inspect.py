@@ -122,6 +122,7 @@ def sample_errors(sample) -> list:
     ("apb/game", ["domain=blocksworld", "problems=1-2"], 2),
     ("apb/acp", ["domain=ferry", "tasks=app,reach", "formats=bool,gen", "count=1"], 4),
     ("apb/nl2pddl", ["dataset=blocksworld", "count=2"], 2),
+    ("apb/planbench", ["config=blocksworld_3", "task=t1", "instances=2-3"], 2),  # t1's first is instance 2
 ])
 def test_inspect_eval_on_the_command_line_runs_every_sample_without_an_error(task, args, samples, tmp_path):
     command = [inspect_command(), "eval", task, *[a for arg in args for a in ("-T", arg)], "--model", "mockllm/model",
@@ -233,6 +234,30 @@ def test_nl2pddl_scores_the_gold_problem_correct_and_garbage_unparseable(tmp_pat
     log = run(nl2pddl(dataset="blocksworld", count=2), answering({}), tmp_path / "garbage")
     for sample in log.samples:
         assert next(iter(sample.scores.values())).value == {"parseable": 0.0, "solvable": 0.0, "correct": 0.0}
+
+
+def test_planbench_scored_by_planbenchs_verdict_and_apbs_sound_one(tmp_path):
+    """apb/planbench: the gold scores 1 on both verdicts; a plan buried in a hedge earns PlanBench's verdict (its
+    reading takes the action lines) but not apb's; nonsense scores 0; each equals `apb planbench eval`'s."""
+    from apb.integrations.inspect_tasks import planbench
+    from apb.planbench.questions import questions, verdict
+
+    args = {"config": "blocksworld_3", "task": "t1", "instances": "2-4"}
+    task = planbench(**args)
+    assert len(task.dataset) == 3
+    gold = {s.input[-1].text: s.target for s in task.dataset}
+    log = run(task, answering(gold), tmp_path / "gold")
+    assert [next(iter(s.scores.values())).value for s in log.samples] == [{"official": 1.0, "sound": 1.0}] * 3
+    hedged = {text: "I am not sure, maybe:\n" + target for text, target in gold.items()}
+    log = run(planbench(**args), answering(hedged), tmp_path / "hedge")
+    assert [next(iter(s.scores.values())).value for s in log.samples] == [{"official": 1.0, "sound": 0.0}] * 3
+    by_query = {q.record["query"]: q for q in questions("blocksworld_3", "t1", instances={2, 3, 4})}
+    log = run(planbench(**args), answering({}), tmp_path / "nonsense")
+    for sample in log.samples:
+        expected = verdict(by_query[sample.input[-1].text], "}}} no idea")
+        assert next(iter(sample.scores.values())).value == {"official": float(expected["official"]),
+                                                             "sound": float(expected["sound"])} == {
+            "official": 0.0, "sound": 0.0}
 
 
 def failing_model(messages, tools, tool_choice, config):

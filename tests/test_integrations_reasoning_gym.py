@@ -14,6 +14,7 @@ from apb.domains.registry import domain_file, generator
 from apb.engine import load_task
 from apb.engine.errors import ApbError
 from apb.integrations.reasoning_gym import DATASET_NAMES
+from apb.planbench.questions import TASKS as PB_TASKS
 
 DOMAINS = ("blocksworld", "gripper", "ferry", "satellite", "visitall")
 
@@ -58,8 +59,8 @@ def test_score_answer_equals_apbs_validator_on_1000_pairs_half_of_them_invalid()
 
 
 def test_an_entrys_answer_scores_1_and_nonsense_or_a_prefix_0_in_every_domain():
-    plans = [name for name in DATASET_NAMES if not name.startswith("apb_acp_")]
-    assert len(plans) >= 10 and "apb_blocksworld" in plans and len(DATASET_NAMES) == len(plans) + 8
+    plans = [name for name in DATASET_NAMES if not name.startswith(("apb_acp_", "apb_planbench_"))]
+    assert len(plans) >= 10 and "apb_blocksworld" in plans and len(DATASET_NAMES) == len(plans) + 8 + len(PB_TASKS)
     for name in plans:
         data = reasoning_gym.create_dataset(name, size=2, seed=3)
         entry = data[1]
@@ -122,3 +123,28 @@ def test_acp_rewards_give_hedges_nothing():
             assert data.score_answer(entry["answer"], entry) == 1.0
             for hedge in hedges:
                 assert data.score_answer(hedge, entry) == 0.0, (entry["answer"], hedge)
+
+
+def test_planbench_datasets_reward_the_gold_and_never_a_hedge():
+    """apb_planbench_<task>: PlanBench's prompts; score_answer is apb's sound verdict, as apb planbench eval's."""
+    from apb.planbench.questions import PlanBenchQuestion, verdict
+
+    names = [n for n in DATASET_NAMES if n.startswith("apb_planbench_")]
+    assert sorted(names) == sorted(f"apb_planbench_{t}" for t in PB_TASKS) and len(PB_TASKS) >= 8
+    for name in names:
+        data = reasoning_gym.create_dataset(name, size=3, seed=5, config="blocksworld_3")
+        for entry in data:
+            meta = entry["metadata"]
+            assert meta["config"] == "blocksworld_3" and meta["task"].startswith("task_")
+            assert entry["question"].endswith(meta["planbench"]["record"]["query"].strip())
+            assert data.score_answer(entry["answer"], entry) == 1.0, (name, entry["answer"])
+            question = PlanBenchQuestion.from_dict(meta["planbench"])
+            for bad in ("Maybe this works:\n" + entry["answer"], entry["answer"] + "\nOr maybe not.", "", None,
+                        "The plan is valid and the goal is reached.", "/dev/stdin"):
+                if meta["task"].startswith("task_3") and bad == "The plan is valid and the goal is reached.":
+                    continue  # an answer to t3 (valid or invalid): right or wrong by the instance, not a non-answer
+                assert data.score_answer(bad, entry) == 0.0, (name, bad)
+            wrong = entry["answer"].split("\n", 1)[-1]  # the plan without its first step, the state's first fact gone
+            assert data.score_answer(wrong, entry) == float(verdict(question, wrong)["sound"])
+    with pytest.raises(ApbError):
+        reasoning_gym.create_dataset("apb_planbench_t1", size=1, seed=0, config="no_such_config")

@@ -12,6 +12,8 @@ ds.domain; ds.problems[0].id; ds.task("orig/instance-1"); ds.gold_plan(1); ds.de
 - Bundled domains (`bundled`): splits `example` (p00), `test` (p01-p20), `scaled` where it exists.
 - AutoPlanBench folders (`from_autoplanbench`): splits `orig`, `adapted`, `few_shot`; ids `<split>/<stem>`.
 - PDDLGym's library (`from_pddlgym`): splits `train`, `test`; ids `<split>/<stem>`; normalised to standard PDDL.
+- PlanBench's configs (`planbench:<config>`, `planbench:<folder>/<config>`: apb.datasets.planbench, bundled or
+  `$APB_PLANBENCH`): split `test` (the config's start..end), `generalized`; ids `instance-N`.
 - Plain folders (`from_folder`): `domain.pddl` with problem files or `problems/`, plans in `plans/`; ids are stems.
 A problem is named by its number (`1` or `"1"`: the number its id ends with, see `Dataset.numbers`), its id, its
 id without split prefix (when unique) or its file path. Errors are `DatasetError` (an `ApbError`).

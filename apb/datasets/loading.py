@@ -8,6 +8,8 @@ from apb.datasets.autoplanbench import from_autoplanbench, is_autoplanbench
 from apb.datasets.dataset import Dataset, DatasetError
 from apb.datasets.folder import from_folder
 from apb.datasets.pddlgym_library import from_pddlgym, pddlgym_root
+from apb.datasets.planbench import PREFIX as PLANBENCH_PREFIX
+from apb.datasets.planbench import planbench_dataset
 from apb.engine.input_files import file_problem
 
 PDDLGYM_PREFIX = "pddlgym:"
@@ -15,10 +17,13 @@ PDDLGYM_PREFIX = "pddlgym:"
 
 def load_dataset(source: str | Path) -> Dataset:
     """Loads a dataset, detecting its layout: an AutoPlanBench folder, a plain folder with `domain.pddl`, a PDDLGym
-    domain (`"baking"`, `"pddlgym:baking"`, `.../pddl/baking.pddl` or its problem folder).
+    domain (`"baking"`, `"pddlgym:baking"`, `.../pddl/baking.pddl` or its problem folder), a PlanBench config
+    (`"planbench:blocksworld"`, `"planbench:llm_planning_analysis/sokoban"`: apb.datasets.planbench).
     """
     if isinstance(source, str) and source.lower().startswith(PDDLGYM_PREFIX):
         return from_pddlgym(source[len(PDDLGYM_PREFIX):])
+    if isinstance(source, str) and source.lower().startswith(PLANBENCH_PREFIX):
+        return planbench_dataset(source)
     path = Path(source).expanduser()
     if path.is_file() and path.name == "domain.pddl":
         path = path.parent

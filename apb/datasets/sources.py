@@ -1,7 +1,8 @@
 """The one answer to "which problems does this name or path mean?": `resolve(source, split=None)`.
 
 A source is a bundled domain name (`"blocksworld"`), an AutoPlanBench folder, a PDDLGym library domain
-(`"pddlgym:baking"`, a PDDLGym domain file or its problem folder), a plain folder with `domain.pddl`, a domain file
+(`"pddlgym:baking"`, a PDDLGym domain file or its problem folder), a PlanBench config (`"planbench:blocksworld"`),
+a plain folder with `domain.pddl`, a domain file
 with `problems=` (a problem file, a folder of them or a list), a `(domain_file, problems)` pair, or a `Dataset`.
 `split=None` gives the source's test problems where it has a test split (bundled `test`, AutoPlanBench `test` =
 `orig` without the few-shot copy, PDDLGym `test`), else all of its problems; `split="all"` gives all of them. A
@@ -17,6 +18,8 @@ from typing import Any
 
 from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted, read_text, strip_comments
 from apb.datasets.loading import load_dataset
+from apb.datasets.planbench import PREFIX as PLANBENCH_PREFIX
+from apb.datasets.planbench import dataset_name, parse_source
 from apb.domains import registry
 from apb.engine import load_domain
 from apb.engine.input_files import file_problem
@@ -155,6 +158,8 @@ def source_name(source: Any) -> str:
     text = os.fspath(source).rstrip("/")
     if text.lower().startswith("pddlgym:"):
         return text.split(":", 1)[1]
+    if text.lower().startswith(PLANBENCH_PREFIX):
+        return dataset_name(parse_source(text)[0])
     path = Path(text)
     return path.parent.name if path.name == "domain.pddl" else path.stem if path.suffix == ".pddl" else path.name
 

@@ -11,11 +11,13 @@ import re
 
 from gymnasium.envs.registration import register, registry
 
+from apb.datasets.planbench import GAME_FAMILIES, GAME_STEP_LIMIT
 from apb.domains.registry import BUNDLED, bundled_step_limit
 from apb.engine.errors import ApbError
 
 NAMESPACE = "apb"
 ENTRY_POINT = "apb.envs.text_env:PDDLTextEnv"
+PLANBENCH_ENTRY_POINT = "apb.planbench.game:make_game"
 VECTOR_ENTRY_POINT = "apb.envs.vector:PDDLVectorEnv"  # gymnasium.make_vec's default for every apb id
 GENERIC_ID = f"{NAMESPACE}/PDDL-v0"  # any problem source: domain= (a name or folder), or domain_file= + problem_file=
 # Bundled domain -> the name in its id (apb/<Name>-v0), for the domains the registry lists.
@@ -33,7 +35,18 @@ def register_envs() -> list[str]:
     for domain, name in ENV_NAMES.items():
         ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}, lambda d=domain: bundled_step_limit(d)))
     ids.append(_register(GENERIC_ID, {}, lambda: None))
+    for family in GAME_FAMILIES:  # PlanBench's games (apb.planbench.game), worded as its configs are
+        id_ = planbench_id(family)
+        if id_ not in registry:
+            register(id=id_, entry_point=PLANBENCH_ENTRY_POINT, kwargs={"family": family},
+                     max_episode_steps=GAME_STEP_LIMIT)
+        ids.append(id_)
     return ids
+
+
+def planbench_id(family: str) -> str:
+    """'MysteryBlocksworld' -> 'apb/PlanBench-MysteryBlocksworld-v0'."""
+    return f"{NAMESPACE}/PlanBench-{family}-v0"
 
 
 def _register(id_: str, kwargs: dict, limit) -> str:

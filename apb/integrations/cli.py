@@ -1,6 +1,6 @@
-"""`apb serve openenv` (an integration's server), `apb acp export --format lm-eval` and `apb nl2pddl export --format
-lm-eval` (tasks for another framework). `add_parsers(commands)` adds `serve` to the apb command and asks for `export`
-under `acp` and `nl2pddl` (commands.extend: those packages never import this one)."""
+"""`apb serve openenv` (an integration's server), `apb acp export`, `apb nl2pddl export` and `apb planbench export`
+(`--format lm-eval`: tasks for another framework). `add_parsers(commands)` adds `serve` to the apb command and asks
+for `export` under `acp`, `nl2pddl` and `planbench` (commands.extend: those packages never import this one)."""
 
 from __future__ import annotations
 
@@ -98,11 +98,47 @@ def print_lm_eval_command(folder, group: str) -> None:
     out.print(escape(lm_eval_command(Path(folder).resolve(), group)), soft_wrap=True)
 
 
+def cmd_planbench_export(args: argparse.Namespace) -> int:
+    from apb.eval.rundir import open_run_dir, prepare_run_dir
+    from apb.integrations.lm_eval import PLANBENCH_GROUP, export_planbench_lm_eval
+    from apb.planbench.questions import parse_instances
+
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    settings = {"config": args.config, "folder": args.folder, "tasks": tasks, "instances": args.instances,
+                "format": args.format}
+    instances = parse_instances(args.instances)  # bad ids are refused before DIR is touched
+    prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
+                    resumable=False)
+    with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
+        names = export_planbench_lm_eval(args.config, tasks, args.out, folder=args.folder, instances=instances)
+    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag "
+              f"{PLANBENCH_GROUP})")
+    print_lm_eval_command(args.out, PLANBENCH_GROUP)
+    return EXIT_OK
+
+
 def add_parsers(commands) -> None:
-    """Adds `serve`, and `export` under `acp` and `nl2pddl`, to the `apb` command (see apb.cli.Commands)."""
+    """Adds `serve`, and `export` under `acp`, `nl2pddl` and `planbench`, to the `apb` command (see
+    apb.cli.Commands)."""
     _add_serve_parser(commands)
     commands.extend("nl2pddl", _add_nl2pddl_export_parser)
     commands.extend("acp", _add_acp_export_parser)
+    commands.extend("planbench", _add_planbench_export_parser)
+
+
+def _add_planbench_export_parser(planbench_sub) -> None:
+    e = planbench_sub.add_parser("export", help="write a config's PlanBench tasks as another framework's tasks "
+                                                "(lm-eval)")
+    e.add_argument("out", metavar="DIR", help="folder to write the tasks into (must be empty unless --overwrite)")
+    e.add_argument("--format", choices=["lm-eval"], default="lm-eval", help="the framework (lm-eval)")
+    e.add_argument("--config", required=True, help="a PlanBench config's file stem (blocksworld, ...)")
+    e.add_argument("--folder", choices=("plan-bench", "llm_planning_analysis"), default=None,
+                   help="whose config (default: plan-bench when it has the stem)")
+    e.add_argument("--tasks", default="t1", help="comma-separated tasks: t1 to t8_3 (those apb planbench prompts "
+                                                 "writes) or their file stems (default t1)")
+    e.add_argument("--instances", help="only these instance ids (2,5,10-20)")
+    e.add_argument("--overwrite", action="store_true", help="replace the tasks an earlier export wrote into DIR")
+    e.set_defaults(func=cmd_planbench_export)
 
 
 def _add_acp_export_parser(acp_sub) -> None:

@@ -1,4 +1,5 @@
-"""Inspect AI tasks: `apb/game` (the text games), `apb/acp` (ACP questions) and `apb/nl2pddl` (NL -> PDDL).
+"""Inspect AI tasks: `apb/game` (the text games), `apb/acp` (ACP questions), `apb/nl2pddl` (NL -> PDDL) and
+`apb/planbench` (PlanBench's tasks).
 
 Installing apb with the `inspect` extra registers them through Inspect's `inspect_ai` package entry point:
 
@@ -17,7 +18,9 @@ length, the optimal length, the invalid actions, the stop reason and every step 
 released files, or `-T domain=D -T tasks=app,reach -T formats=bool -T count=N` to generate them; `shots`, `cot`)
 and scores the extracted answer with apb's scorers: `official` (ACPBench's semantics) and `sound`. `apb/nl2pddl`
 asks for a problem's PDDL from its description (`-T pairs=FILE`, or `-T dataset=D -T count=N` to build pairs) and
-scores Planetarium's (parseable, solvable, correct) with apb's equivalence checker.
+scores Planetarium's (parseable, solvable, correct) with apb's equivalence checker. `apb/planbench` asks a PlanBench
+task's prompts for a config (`-T config=blocksworld -T task=t1`, `folder`, `instances=1-20`, `variant`) as `apb
+planbench eval` does and scores `official` (PlanBench's verdict) and `sound` (apb's).
 """
 
 from __future__ import annotations
@@ -334,6 +337,47 @@ def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int =
                 solver=generate_answer(), scorer=problem_equivalence())
 
 
+# ---- apb/planbench ---------------------------------------------------------------------------------------------
+def planbench_samples(items: list) -> list[Sample]:
+    """One Sample per PlanBench prompt: `apb planbench eval`'s messages (PlanBench's system message and query), the
+    gold answer as the prompt asks for it, the question for the scorer."""
+    from apb.planbench.questions import gold_answer
+
+    return [Sample(input=[to_inspect_message(m) for m in q.messages()], target=gold_answer(q), id=q.id,
+                   metadata={"planbench": q.to_dict()}) for q in items]
+
+
+@scorer(metrics={"official": [accuracy(), stderr()], "sound": [accuracy(), stderr()]})
+def planbench_verdict():
+    """PlanBench's verdict (`official`, as its evaluation computes it; t3: binary) and apb's sound one."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        from apb.planbench.questions import PlanBenchQuestion, verdict
+
+        q = PlanBenchQuestion.from_dict(state.metadata["planbench"])
+        result = await anyio.to_thread.run_sync(lambda: verdict(q, state.output.completion))
+        record = result["record"] or {}
+        return Score(value={"official": float(result["official"]), "sound": float(result["sound"])},
+                     answer=None if record.get("apb_plan") is None else str(record["apb_plan"]),
+                     explanation=record.get("apb_reason"))
+
+    return score
+
+
+@task
+def planbench(config: str = "blocksworld", task: str = "t1", folder: str | None = None, instances: Any = None,
+              variant: str = "prompts", max_tokens: int = 2048) -> Task:
+    """A PlanBench task's prompts for a config (`apb planbench prompts`), asked as `apb planbench eval` asks them;
+    scored by PlanBench's verdict and apb's sound one."""
+    from apb.planbench.questions import parse_instances, questions
+
+    items = questions(config, task, folder=folder, variant=variant,
+                      instances=parse_instances(None if instances is None else _text(instances)))
+    name = f"apb-planbench-{config}-{items[0].task if items else task}"
+    return Task(dataset=MemoryDataset(planbench_samples(items), name=name), solver=generate_answer(),
+                scorer=planbench_verdict(), config=GenerateConfig(max_tokens=int(max_tokens)))
+
+
 def _choices(value: Any, allowed: tuple[str, ...], what: str) -> list[str]:
     from apb.acp import ACPError
 
@@ -351,4 +395,5 @@ def _text(value: Any) -> str:
 
 
 __all__ = ["InspectLLM", "acp", "acp_answer", "acp_samples", "apb_agent", "game", "game_samples", "goal_reached",
-           "nl2pddl", "nl2pddl_samples", "play_episode", "problem_equivalence"]
+           "nl2pddl", "nl2pddl_samples", "planbench", "planbench_samples", "planbench_verdict", "play_episode",
+           "problem_equivalence"]

@@ -19,6 +19,16 @@ export again after moving DIR.
     lm_eval --model local-chat-completions --model_args model=NAME,base_url=$OPENAI_BASE_URL/chat/completions \
         --apply_chat_template --include_path nl-tasks --tasks apb_nl2pddl
 
+    apb planbench export --format lm-eval pb-tasks --config blocksworld --tasks t1,t3
+    lm_eval --model local-chat-completions --model_args model=NAME,base_url=$OPENAI_BASE_URL/chat/completions \
+        --apply_chat_template --include_path pb-tasks --tasks apb_planbench
+
+For PlanBench, DIR gets one task per (config, task), `apb_planbench_<config>_<task>` (e.g.
+`apb_planbench_blocksworld_t1`), the group `apb_planbench`, and a `utils.py` whose `process_results` scores each
+answer with `apb.planbench.verdicts.score_record`: the metrics `official` (PlanBench's verdict; t3: binary) and
+`sound` (apb's) equal `apb planbench eval`'s on the same answers. The prompt is PlanBench's system message and query,
+flattened into one text.
+
 For NL->PDDL, DIR gets one task per domain of the pairs, `apb_nl2pddl_<domain>`, the group `apb_nl2pddl`, and a
 `utils.py` whose `process_results` reads the PDDL problem from the answer and scores it with apb's checker
 (`apb.nl2pddl.runner.score_answer`): the metrics `parseable`, `solvable` and `correct` equal `apb nl2pddl eval`'s
@@ -35,10 +45,12 @@ from pathlib import Path
 import yaml
 
 from apb.acp.errors import ACPError
+from apb.planbench.verdicts import SHORT_NAMES
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 GROUP = "apb_acp"
 NL2PDDL_GROUP = "apb_nl2pddl"
+PLANBENCH_GROUP = "apb_planbench"
 FUNCTION = "process_results: !function utils.process_results\n"  # lm-eval's YAML tag, which safe_dump cannot write
 
 
@@ -121,6 +133,32 @@ def export_nl2pddl_lm_eval(pairs: str | Path, out: str | Path, *, shots: int = 0
                                     "apb nl2pddl export"))
         names.append(name)
     (out / "utils.py").write_text((TEMPLATES / "lm_eval_nl2pddl_utils.py.txt").read_text(encoding="utf-8"),
+                                  encoding="utf-8")
+    return names
+
+
+def export_planbench_lm_eval(config: str, tasks: list[str], out: str | Path, *, folder: str | None = None,
+                             instances: set[int] | None = None, max_gen_toks: int = 2048) -> list[str]:
+    """Writes a task per PlanBench task of the config under `out` (apb.planbench.questions); returns the names."""
+    from apb.planbench.questions import gold_answer, questions
+
+    out = Path(out).resolve()
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    names = []
+    for task in tasks:
+        items = questions(config, task, folder=folder, instances=instances)
+        short = next((k for k, v in SHORT_NAMES.items() if v == items[0].task), task) if items else task
+        name = f"{PLANBENCH_GROUP}_{config}_{short}"
+        data = out / "data" / f"{name}.jsonl"
+        with data.open("w", encoding="utf-8") as handle:
+            for q in items:
+                record = {"id": q.id, "prompt": flatten(q.messages()), "target": gold_answer(q),
+                          "question": json.dumps(q.to_dict())}
+                handle.write(json.dumps(record) + "\n")
+        write_task(out, task_config(name, PLANBENCH_GROUP, data, ("official", "sound"), max_gen_toks,
+                                    "apb planbench export"))
+        names.append(name)
+    (out / "utils.py").write_text((TEMPLATES / "lm_eval_planbench_utils.py.txt").read_text(encoding="utf-8"),
                                   encoding="utf-8")
     return names
 

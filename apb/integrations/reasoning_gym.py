@@ -22,6 +22,11 @@ raises.
 (zero-shot), `answer` the gold as a model is asked to write it, and `score_answer` apb's sound verdict on the
 extracted answer (a reward for training: a hedge such as `yes no` or an unreadable answer scores 0.0; ACPBench's
 official reading, kept by `apb acp eval` and the other reports, gives credit to some hedges).
+
+`apb_planbench_<task>` (t1 to t8_3, every task `apb planbench prompts` writes): PlanBench's prompts of a `config`
+(default blocksworld; `folder`, `variant` as `apb planbench prompts`), in an order the seed picks; `answer` the
+gold as the prompt asks for it, `score_answer` apb's sound verdict (PlanBench's verdict, which reads a plan out of a
+hedge, is in `apb planbench eval`'s reports, never a reward).
 """
 
 from __future__ import annotations
@@ -203,13 +208,78 @@ class ApbACPDataset(ProceduralDataset):
         return 1.0 if score_response(q, answer)[1].sound else 0.0
 
 
+@dataclass
+class ApbPlanBenchConfig:
+    """One PlanBench task's prompts for a config: the task, config, folder, prompt variant, size and seed."""
+
+    task: str = "t1"
+    config: str = "blocksworld"
+    folder: str | None = None
+    variant: str = "prompts"
+    size: int = 500
+    seed: int | None = None
+
+    def validate(self) -> None:
+        _planbench_questions(self.config, self.task, self.folder, self.variant)  # an unknown name is an ApbError
+
+
+@lru_cache(maxsize=32)
+def _planbench_questions(config: str, task: str, folder: str | None, variant: str) -> tuple:
+    from apb.planbench.questions import questions
+
+    found = tuple(questions(config, task, folder=folder, variant=variant))
+    if not found:
+        raise ApbError(f"{PREFIX}planbench_{task}: PlanBench's {config} has no prompts for {task}")
+    return found
+
+
+class ApbPlanBenchDataset(ProceduralDataset):
+    """Entries `{"question" (PlanBench's system message and query), "answer" (the gold), "metadata"}`; entry i is
+    prompt (i + an offset the seed picks) of the task file; `score_answer` is apb's sound verdict (1.0 or 0.0)."""
+
+    task = "t1"
+
+    def __init__(self, config: ApbPlanBenchConfig) -> None:
+        config.task = self.task
+        super().__init__(config=config, seed=config.seed, size=config.size)
+
+    def __getitem__(self, idx: int) -> dict[str, Any]:
+        from apb.integrations.lm_eval import flatten
+        from apb.planbench.questions import gold_answer
+
+        config: ApbPlanBenchConfig = self.config
+        items = _planbench_questions(config.config, self.task, config.folder, config.variant)
+        q = items[(idx + zlib.crc32(f"{self.seed}".encode())) % len(items)]
+        return {"question": flatten(q.messages()), "answer": gold_answer(q),
+                "metadata": {"source_dataset": f"{PREFIX}planbench_{self.task}", "source_index": idx,
+                             "config": q.config, "folder": q.folder, "task": q.task,
+                             "instance_id": q.record["instance_id"], "planbench": q.to_dict()}}
+
+    def score_answer(self, answer: str | None, entry: dict[str, Any]) -> float:
+        """apb's sound verdict on the response (a hedge, a list of alternatives, no answer: 0.0; never raises)."""
+        from apb.planbench.questions import PlanBenchQuestion, verdict
+
+        if not isinstance(answer, str):
+            return 0.0
+        return 1.0 if verdict(PlanBenchQuestion.from_dict(entry["metadata"]["planbench"]), answer)["sound"] else 0.0
+
+
 def register_all() -> list[str]:
-    """Registers apb_<domain> for every bundled domain with a generator and apb_acp_<task> for the eight ACP
-    tasks (idempotent); returns the names."""
+    """Registers apb_<domain> for every bundled domain with a generator, apb_acp_<task> for the eight ACP tasks and
+    apb_planbench_<task> for PlanBench's tasks (idempotent); returns the names."""
     from apb.acp.records import TASKS
     from apb.domains.registry import domain_names, generator
+    from apb.planbench.questions import TASKS as PLANBENCH_TASKS
 
     names = []
+    for task in PLANBENCH_TASKS:
+        name = f"{PREFIX}planbench_{task}"
+        if name not in DATASETS:
+            cls = type(f"ApbPlanBenchDataset_{task}", (ApbPlanBenchDataset,), {"task": task})
+            config = make_dataclass(f"ApbPlanBenchConfig_{task}", [("task", str, field(default=task))],
+                                    bases=(ApbPlanBenchConfig,))
+            register_dataset(name, cls, config)
+        names.append(name)
     for task in TASKS:
         name = f"{PREFIX}acp_{task}"
         if name not in DATASETS:
@@ -237,4 +307,5 @@ def register_all() -> list[str]:
 
 DATASET_NAMES = register_all()
 
-__all__ = ["DATASET_NAMES", "ApbACPConfig", "ApbACPDataset", "ApbPlanConfig", "ApbPlanDataset", "register_all"]
+__all__ = ["DATASET_NAMES", "ApbACPConfig", "ApbACPDataset", "ApbPlanBenchConfig", "ApbPlanBenchDataset",
+           "ApbPlanConfig", "ApbPlanDataset", "register_all"]

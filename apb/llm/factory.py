@@ -165,6 +165,10 @@ def make_llm(spec: str, *, cache: str = "rw", cache_path: str | Path | None = No
         from apb.llm.scripted import ScriptedLLM
 
         return TrackedLLM(ScriptedLLM(parsed.path, **client_kwargs), spec=str(parsed))
+    if parsed.provider == "replay":
+        from apb.llm.replay import ReplayLLM
+
+        return TrackedLLM(ReplayLLM(parsed.path), spec=str(parsed))
     if parsed.provider == "local":
         inner: Any = _local_llm(parsed, client_kwargs)
         key = "local"

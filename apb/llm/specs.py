@@ -1,5 +1,6 @@
 """Spec strings name a backend on the command line: `openai:gpt-4o`, `anthropic:claude-sonnet-4-5`,
-`openai-compatible:http://localhost:11434/v1:llama3:8b`, `local`, `local:<path.gguf>`, `scripted:<file>`."""
+`openai-compatible:http://localhost:11434/v1:llama3:8b`, `local`, `local:<path.gguf>`, `scripted:<file>`,
+`replay:<file>` (a released PlanBench responses/results file answering its own queries)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from dataclasses import dataclass
 
 from apb.llm.base import LLMConfigError
 
-PROVIDERS = ("openai", "anthropic", "openai-compatible", "local", "scripted")
+PROVIDERS = ("openai", "anthropic", "openai-compatible", "local", "scripted", "replay")
 
 ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "openai-compatible:<base_url>:<model>", "local",
-                  "local:<path.gguf>", "scripted:<file>")
+                  "local:<path.gguf>", "scripted:<file>", "replay:<file>")
 
 # scheme://host[:port][/path] followed by ':' and the model. The host may be a bracketed IPv6 address; the path
 # stops at the first ':' (model names such as `llama3:8b` keep their own colons).
@@ -32,7 +33,7 @@ class Spec:
     def __str__(self) -> str:
         if self.provider == "openai-compatible":
             return f"openai-compatible:{self.base_url}:{self.model}"
-        if self.provider in ("local", "scripted"):
+        if self.provider in ("local", "scripted", "replay"):
             return f"{self.provider}:{self.path}" if self.path else self.provider
         return f"{self.provider}:{self.model}"
 
@@ -53,10 +54,10 @@ def parse_spec(spec: str) -> Spec:
     if provider == "local":
         return Spec("local", model=rest, path=rest or None)
     if not sep or not rest:
-        what = "a file" if provider == "scripted" else "a model name"
+        what = "a file" if provider in ("scripted", "replay") else "a model name"
         raise _bad(text, f"{provider} needs {what} after ':'")
-    if provider == "scripted":
-        return Spec("scripted", model=rest, path=rest)
+    if provider in ("scripted", "replay"):
+        return Spec(provider, model=rest, path=rest)
     if provider in ("openai", "anthropic"):
         if any(c.isspace() for c in rest):
             raise _bad(text, "the model name contains whitespace")
