@@ -1,7 +1,7 @@
 """`--executor ray` on a local Ray instance (the `ray` extra), for every command that runs items through the one
-runner: apb eval, apb acp eval, apb nl2pddl eval, apb acp generate, apb nl2pddl build. Each gives the same results
-as the thread executor; resume works the same. One Ray instance serves the whole module (Ray starts slowly).
-Without Ray, the executor is a clear error."""
+runner: apb eval, apb acp eval, apb nl2pddl eval, apb planbench eval, apb acp generate, apb nl2pddl build. Each
+gives the same results as the thread executor; resume works the same. One Ray instance serves the whole module
+(Ray starts slowly). Without Ray, the executor is a clear error."""
 
 from __future__ import annotations
 
@@ -91,6 +91,34 @@ def test_acp_eval_with_ray_scores_as_threads_and_resumes(tmp_path, local_ray, go
     capsys.readouterr()
     assert cli.main([*common, "--executor", "ray", "--resume", "--out", str(tmp_path / "ray")]) == 0
     assert f"0 asked now, {len(ray)} done before" in capsys.readouterr().out
+
+
+def test_planbench_eval_with_ray_replays_the_released_verdicts(tmp_path, local_ray, capsys):
+    """A released PlanBench results file replayed on a few instances with Ray: the released verdicts and extracted
+    plans, the records those of the thread executor, and --resume finds nothing left."""
+    import gzip
+    from pathlib import Path
+
+    release = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "planbench" / "plan-bench"
+    source = release / "results" / "blocksworld_3" / "gpt-4_chat" / "task_2_plan_optimality.json.gz"
+    expected = {r["instance_id"]: r for r in json.loads(gzip.decompress(source.read_bytes()))["instances"]}
+    common = ["planbench", "eval", "--config", "blocksworld_3", "--tasks", "t2", "--instances", "2-9",
+              "--llm", f"replay:{source}", "--engine", "gpt-4_chat", "--no-progress", "--concurrency", "2"]
+    assert cli.main([*common, "--executor", "ray", "--out", str(tmp_path / "ray")]) == 0
+    assert cli.main([*common, "--out", str(tmp_path / "threads")]) == 0
+    ray, threads = results(tmp_path / "ray" / "results.jsonl"), results(tmp_path / "threads" / "results.jsonl")
+    assert ray == threads and len(ray) == 8
+    layout = json.loads((tmp_path / "ray" / "results" / "blocksworld_3" / "gpt-4_chat" /
+                         "task_2_plan_optimality.json").read_text(encoding="utf-8"))["instances"]
+    assert [r["instance_id"] for r in layout] == list(range(2, 10))
+    fields = ("extracted_llm_plan", "llm_correct", "actual_cost_of_llm_plan", "cost_by_llm")
+    for record in layout:
+        gold = expected[record["instance_id"]]
+        assert {k: record.get(k) for k in fields} == {k: gold.get(k) for k in fields}, record["instance_id"]
+    assert {r["official"] for r in ray.values()} == {True, False}  # the slice holds both verdicts
+    capsys.readouterr()
+    assert cli.main([*common, "--executor", "ray", "--resume", "--out", str(tmp_path / "ray")]) == 0
+    assert "0 asked now, 8 done before" in capsys.readouterr().out
 
 
 def test_nl2pddl_eval_with_ray_scores_as_threads(tmp_path, local_ray, gold_server):
