@@ -3,7 +3,7 @@
 - `apb planbench score FILE --config NAME --task STEM --out OUT` writes PlanBench's verdicts (apb.planbench.score_cli);
 - `apb planbench prompts --config NAME --task STEM --out FILE` writes a task's prompt file as PlanBench does;
 - `apb planbench eval --config NAME --tasks t1,t2 --llm SPEC --out DIR` runs an LLM on them (apb.planbench.runs);
-- `apb planbench report DIR...` prints the leaderboard table.
+- `apb planbench report DIR...` prints the leaderboard table (`apb report DIR` shows it too: report_section).
 `add_parsers(commands)` adds the command to `apb`; bad input raises ApbError subclasses (one line, exit 2).
 """
 
@@ -16,8 +16,10 @@ from rich.markup import escape
 
 from apb.console import errors_exit, make_console
 from apb.datasets.planbench import FOLDERS
+from apb.eval.run_kinds import register_run_kind
 from apb.exit_codes import EXIT_OK
 from apb.flags import add_item_run_flags, positive_int
+from apb.planbench import RUN_KIND
 from apb.planbench.score_cli import add_score_parser
 
 out = make_console()
@@ -29,7 +31,9 @@ FOLDER_HELP = f"the PlanBench folder whose config to use when both have the stem
 
 
 def add_parsers(commands) -> None:
-    """Adds `planbench` and its subcommands to the `apb` command (see apb.cli.Commands)."""
+    """Adds `planbench` and its subcommands to the `apb` command (see apb.cli.Commands); `apb report` shows
+    `apb planbench eval` runs (apb.eval.run_kinds)."""
+    register_run_kind(RUN_KIND, _report_section)
     parser = commands.add_parser("planbench")
     sub = commands.add_subparsers(parser, dest="planbench_command", metavar="PLANBENCH_COMMAND", required=True)
     p = sub.add_parser("prompts", help="write a task's prompt file as PlanBench does (byte for byte its release)")
@@ -74,6 +78,12 @@ def add_parsers(commands) -> None:
     r.add_argument("dirs", nargs="+", metavar="DIR", help="folders of apb planbench eval runs")
     r.add_argument("--json", action="store_true", help="print the rows as JSON")
     r.set_defaults(func=cmd_report)
+
+
+def _report_section(dirs):
+    from apb.planbench.report_section import report_section  # loaded when `apb report` meets a PlanBench run
+
+    return report_section(dirs)
 
 
 def cmd_prompts(args: argparse.Namespace) -> int:

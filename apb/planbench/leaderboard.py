@@ -41,10 +41,21 @@ def leaderboard_rows(dirs: list[str | Path]) -> list[dict]:
     return rows
 
 
-def leaderboard_table(rows: list[dict]) -> Table:
-    table = Table("model", "config", "task", "instances", "% correct (PlanBench)", "% correct (sound)", "errors",
-                  title="PlanBench")
+LEADERBOARD_HEADER = ["model", "config", "task", "instances", "% correct (PlanBench)", "% correct (sound)", "errors"]
+
+
+def leaderboard_matrix(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """(header, cells): the leaderboard as `apb planbench report` prints it and `apb report` shows it."""
+    body = []
     for row in rows:
         pct = [("-" if row[k] is None else f"{row[k]:.1f}") for k in ("official_pct", "sound_pct")]
-        table.add_row(str(row["model"]), row["config"], row["short"], str(row["instances"]), *pct, str(row["errors"]))
+        body.append([str(row["model"]), row["config"], row["short"], str(row["instances"]), *pct, str(row["errors"])])
+    return list(LEADERBOARD_HEADER), body
+
+
+def leaderboard_table(rows: list[dict]) -> Table:
+    header, body = leaderboard_matrix(rows)
+    table = Table(*header, title="PlanBench")
+    for cells in body:
+        table.add_row(*cells)
     return table

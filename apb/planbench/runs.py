@@ -19,6 +19,7 @@ from apb.datasets.planbench import PlanBenchConfig, load_config
 from apb.engine import ApbError
 from apb.eval.items import ItemKind, RecordStore
 from apb.eval.runner import run_items
+from apb.planbench import RUN_KIND
 from apb.planbench.prompts import prompt_file, prompt_task
 from apb.planbench.verdicts import OFFICIAL_FIELDS, SOUND_FIELDS, score_record, task_kind
 from apb.prompts import load_prompt
@@ -33,7 +34,7 @@ def official_correct(record: dict, stem: str) -> bool:
     return bool(record.get(key))
 
 
-PLANBENCH_PROMPTS = ItemKind("planbench", "prompt", "correct (PlanBench's verdict)",
+PLANBENCH_PROMPTS = ItemKind(RUN_KIND, "prompt", "correct (PlanBench's verdict)",
                              lambda r: bool(r.get("official")), RecordStore)
 
 

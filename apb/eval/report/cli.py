@@ -9,18 +9,26 @@ from rich.markup import escape
 from rich.table import Table
 
 from apb.console import make_console, print_table
-from apb.eval.metrics import load_run, summarize
+from apb.eval.metrics import summarize
 from apb.eval.report.study_table import study_tables
 from apb.eval.report.tables import coverage_caption, model_label
-from apb.eval.report.writer import agent_label, coverage_matrix, coverage_tables, domain_label, write_report
+from apb.eval.report.writer import (
+    agent_label,
+    coverage_matrix,
+    coverage_tables,
+    domain_label,
+    read_runs,
+    write_report,
+)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the report files and print the coverage tables; user errors raise ApbError (exit 2 in `main`)."""
     console = make_console()
     dirs = [Path(d) for d in args.dirs]
-    paths = write_report(dirs, Path(args.out) if args.out else None)
-    episodes = load_run(dirs)
+    runs = read_runs(dirs)
+    paths = write_report(dirs, Path(args.out) if args.out else None, runs=runs)
+    episodes, sections = runs[1], runs[2]
     rows = summarize(episodes)
     for table in coverage_tables(rows, episodes):
         header, body = coverage_matrix(table)
@@ -40,6 +48,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         for row in body:
             view.add_row(*(escape(cell) for cell in row))
         print_table(console, view, f"In brackets: the study's figures (GPT-4o, out of {study.runs}).")
+    for section in sections:  # PlanBench runs, ... (apb.eval.run_kinds)
+        for view in section.console:
+            console.print(view)
     for row in rows:
         if row["errors"]:
             console.print(f"[yellow]{row['errors']} episode(s) crashed[/yellow] in "
@@ -54,6 +65,7 @@ def add_parsers(commands) -> None:
     parser = commands.add_parser("report", description="Merge run folders (shards), compute Acc/Acc0/LF, tokens and "
                                                        "cost, and write summary.json, summary.csv, report.md and "
                                                        "report.html.")
-    parser.add_argument("dirs", nargs="+", metavar="DIR", help="run folders (each with episodes/*.jsonl)")
+    parser.add_argument("dirs", nargs="+", metavar="DIR", help="run folders (each with episodes/*.jsonl, or "
+                        "an apb planbench eval run)")
     parser.add_argument("--out", help="folder for the report files (default: the first DIR)")
     parser.set_defaults(func=cmd_report)

@@ -23,6 +23,7 @@ from apb.eval.report.tables import (
     num,
 )
 from apb.eval.report.viewer import cell_link, viewer_html
+from apb.eval.run_kinds import ReportSection
 
 
 def _e(value: Any) -> str:
@@ -59,12 +60,25 @@ def _coverage_html(table: CoverageTable) -> str:
 
 
 def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series: Series, episodes: list[Episode],
-                unfinished: int, png: bytes | None) -> str:
-    """The whole page as one string."""
+                unfinished: int, png: bytes | None, sections: list[ReportSection] = ()) -> str:
+    """The whole page as one string; `sections`: the other run kinds' (apb.eval.run_kinds), before the viewer,
+    which also lists their episodes."""
     css = resources.files("apb.eval.report").joinpath("templates/report.css").read_text(encoding="utf-8")
     parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>apb evaluation report</title>",
-             f"<style>{css}</style></head><body><h1>apb evaluation report</h1>",
-             f"<p>{len(episodes)} finished episodes, {unfinished} unfinished.</p>"]
+             f"<style>{css}</style></head><body><h1>apb evaluation report</h1>"]
+    if episodes or not sections:
+        parts += [f"<p>{len(episodes)} finished episodes, {unfinished} unfinished.</p>",
+                  *_episode_tables(rows, tables, series, episodes, png)]
+    parts += [section.html for section in sections]
+    parts.append(viewer_html([*episodes, *(e for section in sections for e in section.episodes)]))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _episode_tables(rows: list[dict[str, Any]], tables: list[CoverageTable], series: Series, episodes: list[Episode],
+                    png: bytes | None) -> list[str]:
+    """The episodes' coverage, study, metrics and cost tables and the plot."""
+    parts = []
     for table in tables:
         parts.append(f"<h2>{_e(coverage_title(table))}</h2><p class='note'>{_e(coverage_caption(table))}</p>"
                      f"{_coverage_html(table)}")
@@ -83,6 +97,4 @@ def render_html(rows: list[dict[str, Any]], tables: list[CoverageTable], series:
     parts.append(html_table(["agent", x_label, "solved"], plot_text_rows(series)))
     if note := length_note(episodes):
         parts.append(f"<p class='note'>{_e(note)}</p>")
-    parts.append(viewer_html(episodes))
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return parts

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from apb.eval.metrics import load_run, solved_by_plan_length, summarize, unfinished_episodes
+from apb.eval.metrics import Episode, load_run, solved_by_plan_length, summarize, unfinished_episodes
 from apb.eval.report.html_page import render_html
 from apb.eval.report.plots import Series, length_axis, length_note, plot_png, plot_text_rows
 from apb.eval.report.study_table import study_tables
@@ -31,9 +31,10 @@ from apb.eval.report.tables import (
     domain_label,
     metric_rows,
 )
+from apb.eval.run_kinds import ReportSection, split_dirs
 
-__all__ = ["CONTRACT_KEYS", "agent_label", "coverage_matrix", "coverage_tables", "domain_label", "render_markdown",
-           "write_csv", "write_report"]
+__all__ = ["CONTRACT_KEYS", "agent_label", "coverage_matrix", "coverage_tables", "domain_label", "read_runs",
+           "render_markdown", "write_csv", "write_report"]
 
 
 # ---- summary files --------------------------------------------------------------------------------------------
@@ -56,7 +57,7 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
             writer.writerow([_csv_value(k, row[k]) for k in keys])
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
+def md_table(header: list[str], rows: list[list[str]]) -> str:
     def clean(cell: str) -> str:
         return str(cell).replace("|", "\\|").replace("\n", " ") or "–"
 
@@ -71,23 +72,32 @@ def render_markdown(rows: list[dict[str, Any]], tables: list[CoverageTable], ser
     out = ["# apb evaluation report", "",
            f"{sum(r['episodes'] for r in rows)} finished episodes, {unfinished} unfinished.", ""]
     for table in tables:
-        out += [f"## {coverage_title(table)}", "", coverage_caption(table), "", _md_table(*coverage_matrix(table)), ""]
-    out += ["## Acc, Acc0, LF", "", _md_table(*metric_rows(rows)), "", "## Cost", "", _md_table(*cost_rows(rows)), "",
+        out += [f"## {coverage_title(table)}", "", coverage_caption(table), "", md_table(*coverage_matrix(table)), ""]
+    out += ["## Acc, Acc0, LF", "", md_table(*metric_rows(rows)), "", "## Cost", "", md_table(*cost_rows(rows)), "",
             f"## Solved by {x_label}", ""]
     if plot_file:
         out += [f"![solved by {x_label}]({plot_file})", ""]
-    out += [_md_table(["agent", x_label, "solved"], plot_text_rows(series)), ""]
+    out += [md_table(["agent", x_label, "solved"], plot_text_rows(series)), ""]
     if note:
         out += [note, ""]
     return "\n".join(out)
 
 
-def write_report(dirs: list[Path], out_dir: Path | None = None) -> dict[str, Path]:
+def read_runs(dirs: list[Path]) -> tuple[list[Path], list[Episode], list[ReportSection]]:
+    """(the folders of episodes, their finished episodes, a section per registered run kind among the other folders:
+    apb.eval.run_kinds, e.g. PlanBench's prompt runs)."""
+    episode_dirs, sections = split_dirs([Path(d) for d in dirs])
+    episodes = load_run(episode_dirs) if episode_dirs or not sections else []
+    return episode_dirs, episodes, sections
+
+
+def write_report(dirs: list[Path], out_dir: Path | None = None, *,
+                 runs: tuple[list[Path], list[Episode], list[ReportSection]] | None = None) -> dict[str, Path]:
     """Write summary.json, summary.csv, report.md, report.html (and plot.png with matplotlib) into `out_dir`
-    (default: the first run folder); returns the paths written by name."""
+    (default: the first run folder); returns the paths written by name. `runs`: what `read_runs(dirs)` returned."""
     dirs = [Path(d) for d in dirs]
-    episodes = load_run(dirs)
-    unfinished = unfinished_episodes(dirs, episodes)
+    episode_dirs, episodes, sections = runs if runs is not None else read_runs(dirs)
+    unfinished = unfinished_episodes(episode_dirs, episodes) if episode_dirs else []
     rows = summarize(episodes)
     tables = coverage_tables(rows, episodes)
     series = solved_by_plan_length(episodes)
@@ -95,7 +105,7 @@ def write_report(dirs: list[Path], out_dir: Path | None = None) -> dict[str, Pat
     out.mkdir(parents=True, exist_ok=True)
     paths = {name: out / name for name in ("summary.json", "summary.csv", "report.md", "report.html")}
     summary = {"episodes": len(episodes), "unfinished": len(unfinished), "runs": [str(d) for d in dirs],
-               "rows": rows}
+               "rows": rows, **{section.key: section.rows for section in sections}}
     paths["summary.json"].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     write_csv(rows, paths["summary.csv"])
     x_label = length_axis(episodes)
@@ -103,10 +113,14 @@ def write_report(dirs: list[Path], out_dir: Path | None = None) -> dict[str, Pat
     if png is not None:
         paths["plot.png"] = out / "plot.png"
         paths["plot.png"].write_bytes(png)
-    markdown = render_markdown(rows, tables, series, len(unfinished), "plot.png" if png else None,
-                               length_note(episodes), x_label)
+    if episodes or not sections:
+        markdown = render_markdown(rows, tables, series, len(unfinished), "plot.png" if png else None,
+                                   length_note(episodes), x_label)
+    else:  # only runs of other kinds (PlanBench's): their sections
+        markdown = "# apb evaluation report\n"
     markdown += "".join("\n" + table.markdown() for table in study_tables(episodes))  # closed-loop study runs
+    markdown += "".join("\n" + section.markdown for section in sections)  # PlanBench runs, ...
     paths["report.md"].write_text(markdown, encoding="utf-8")
-    paths["report.html"].write_text(render_html(rows, tables, series, episodes, len(unfinished), png),
+    paths["report.html"].write_text(render_html(rows, tables, series, episodes, len(unfinished), png, sections),
                                     encoding="utf-8")
     return paths
