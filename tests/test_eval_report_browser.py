@@ -109,3 +109,41 @@ def test_report_viewer_in_headless_chromium(report, tmp_path):
         assert not errors, errors
     finally:
         driver.quit()
+
+
+def test_planbench_t1_plans_in_the_viewer_in_headless_chromium(tmp_path):
+    """A replayed PlanBench t1 run's report: the PlanBench table, and each answer's extracted plan opens as an
+    episode with a picture per state (the solved one: every step valid)."""
+    from pathlib import Path
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ready
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    release = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "planbench" / "plan-bench"
+    source = release / "results" / "blocksworld_3" / "gpt-4_chat" / "task_1_plan_generation.json.gz"
+    run = tmp_path / "run"
+    assert main(["planbench", "eval", "--config", "blocksworld_3", "--tasks", "t1", "--variant", "results",
+                 "--instances", "2-4", "--engine", "gpt-4_chat", "--llm", f"replay:{source}", "--out", str(run),
+                 "--no-progress"]) == 0
+    assert main(["report", str(run)]) == 0
+    driver = _browser(tmp_path)
+    try:
+        driver.get((run / "report.html").as_uri())
+        assert "plan-bench/blocksworld_3" in driver.find_element(By.CSS_SELECTOR, "#planbench + p + table").text
+        rows = driver.find_elements(By.CSS_SELECTOR, "#episode-list tbody tr")
+        assert len(rows) == 3 and all("planbench-t1" in r.text for r in rows)
+        row = next(r for r in rows if r.find_elements(By.TAG_NAME, "td")[3].text == "2")  # GPT-4 solved it
+        assert "solved" in row.text and "not solved" not in row.text
+        taken = int(row.find_elements(By.TAG_NAME, "td")[6].text)
+        row.click()
+        WebDriverWait(driver, 10).until(ready.presence_of_element_located((By.CSS_SELECTOR, "table.episode-steps")))
+        steps = driver.find_elements(By.CSS_SELECTOR, "table.episode-steps tr.step")
+        pictures = driver.find_elements(By.CSS_SELECTOR, "table.episode-steps .picture svg")
+        assert taken == 4 and len(steps) == len(pictures) == taken + 1
+        assert not driver.find_elements(By.CSS_SELECTOR, "table.episode-steps tr.invalid")
+        assert "(stack a c)" in driver.find_element(By.ID, "episode-view").text
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()
