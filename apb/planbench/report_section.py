@@ -18,6 +18,7 @@ from apb.eval.report.html_page import html_table
 from apb.eval.report.writer import md_table
 from apb.eval.run_kinds import ReportSection
 from apb.eval.rundir import read_run_file
+from apb.planbench import RUN_KIND
 from apb.planbench.leaderboard import leaderboard_matrix, leaderboard_rows, leaderboard_table
 from apb.planbench.problems import ProblemUnknown, base_task
 
@@ -36,7 +37,7 @@ def report_section(dirs: list[Path]) -> ReportSection:
     markdown = "\n".join(["## PlanBench", "", CAPTION, "", md_table(header, body), ""])
     html = f"<h2 id='planbench'>PlanBench</h2><p class='note'>{escape(CAPTION)}</p>{html_table(header, body)}"
     episodes = [episode for folder in dirs for episode in plan_episodes(Path(folder))]
-    return ReportSection("planbench", rows, markdown, html, [leaderboard_table(rows)], episodes)
+    return ReportSection(RUN_KIND, rows, markdown, html, [leaderboard_table(rows)], episodes)
 
 
 def plan_episodes(folder: Path) -> list[Episode]:
