@@ -1,0 +1,195 @@
+"""The GNN learner on a domain's training tasks (the IPC 2023 Learning Track's protocol, apb.rl.learn): training on 5
+training tasks of the track's Blocksworld with their reference plans, the knowledge file (apb.rl.knowledge: its
+header, the warning on an unfinished one, atomic writes), greedy policy execution with backtracking
+(apb.rl.greedy) on 2 easy test tasks, SIGTERM mid-training (a subprocess), resuming, progress lines in a log."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from apb.cli import main
+from apb.engine import load_task
+from apb.errors import ApbError
+from apb.planners.heuristics import GoalCount
+from apb.rl.greedy import greedy_policy
+from apb.rl.knowledge import KnowledgeWarning, load_knowledge, write_knowledge
+
+ROOT = Path(__file__).resolve().parents[1]
+TRACK = ROOT.parent / "shared" / "reference" / "ipc2023-learning"
+TRAINING = ("p01", "p06", "p15", "p25", "p30")  # 2 to 9 blocks: small spaces labelled exactly, larger along plans
+
+
+@pytest.fixture(scope="module")
+def training_folder(tmp_path_factory) -> Path:
+    """domain.pddl, 5 training tasks in problems/ and their reference plans in plans/ (apb.datasets' folder)."""
+    assert TRACK.is_dir(), f"the IPC 2023 learning track's benchmark is missing: {TRACK}"
+    folder = tmp_path_factory.mktemp("blocksworld")
+    shutil.copy(TRACK / "blocksworld" / "domain.pddl", folder / "domain.pddl")
+    (folder / "problems").mkdir()
+    (folder / "plans").mkdir()
+    for name in TRAINING:
+        shutil.copy(TRACK / "blocksworld" / "training" / "easy" / f"{name}.pddl", folder / "problems")
+        shutil.copy(TRACK / "solutions" / "blocksworld" / "training" / "easy" / f"{name}.plan", folder / "plans")
+    return folder
+
+
+def _test_task(name: str):
+    return load_task(TRACK / "blocksworld" / "domain.pddl", TRACK / "blocksworld" / "testing" / "easy" / f"{name}.pddl")
+
+
+class _Worst:
+    """A heuristic that prefers the states furthest from the goal (negated goal count)."""
+
+    name = "worst"
+
+    def __init__(self, task):
+        self.h = GoalCount(task)
+
+    def __call__(self, states):
+        return [-self.h(s) for s in states]
+
+
+def test_greedy_policy_backtracks_and_returns_only_valid_plans():
+    task = _test_task("p01")  # 5 blocks
+    plain = greedy_policy(task, _Worst(task), max_steps=2_000, backtrack=False)
+    assert not plain.solved  # without backtracking the misleading heuristic strands it
+    found = greedy_policy(task, _Worst(task), max_steps=100_000)  # every state at most once: it must end
+    assert found.solved and found.extra["backtracks"] > 0
+    assert task.validate(found.plan_strings()).valid
+    bounded = greedy_policy(task, _Worst(task), max_steps=5)
+    assert bounded.status == "step_limit" and bounded.plan is None
+
+
+def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_path, capsys):
+    pytest.importorskip("torch")
+    out = tmp_path / "bw.dk"
+    assert main(["rl", "train", str(training_folder), "--out", str(out), "--epochs", "2", "--validation", "1",
+                 "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["tasks"] == 4 and len(summary["validation"]) == 1 and summary["epochs_done"] == 2
+    assert summary["exact"] >= 1 and summary["along_plans"] >= 1  # both kinds of labels were used
+    assert summary["stop_reason"] == "epochs" and summary["samples"] > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a finished file loads without a word
+        knowledge = load_knowledge(out)
+    assert knowledge.learner == "gnn" and knowledge.domain == "blocksworld" and knowledge.finished
+    assert knowledge.header["epochs_done"] == knowledge.header["epochs_planned"] == 2
+    for name in ("p01", "p02"):
+        task = _test_task(name)
+        h = knowledge.heuristic(task)
+        successors = [task.successor_bits(task.initial_state.bits, task.actions[i])
+                      for i in task.applicable_ids(task.initial_state.bits)]
+        values = h(successors)
+        assert len(values) == len(successors) and all(isinstance(v, float) for v in values)
+        assert h([task.initial_state]) == h([task.initial_state.bits])  # States or their bits
+        result = greedy_policy(task, h, max_steps=100_000)
+        assert result.solved and task.validate(result.plan_strings()).valid
+    # a knowledge file of another domain is refused for a task
+    ferry = load_task(TRACK / "ferry" / "domain.pddl", TRACK / "ferry" / "testing" / "easy" / "p01.pddl")
+    with pytest.raises(ApbError, match="trained on domain 'blocksworld'"):
+        knowledge.heuristic(ferry)
+    # the file exists: a second run must say --resume or --overwrite
+    assert main(["rl", "train", str(training_folder), "--out", str(out), "--epochs", "1"]) == 2
+    assert "--resume continues" in capsys.readouterr().err
+
+
+def test_knowledge_files_are_checked_and_written_atomically(tmp_path):
+    path = write_knowledge(tmp_path / "k.dk", {"learner": "gnn", "domain": "d", "finished": False,
+                                               "stop_reason": "interrupted", "epochs_done": 3, "epochs_planned": 10},
+                           b"\x00payload")
+    assert [p.name for p in tmp_path.iterdir()] == ["k.dk"]  # no temporary file left
+    with pytest.warns(KnowledgeWarning, match=r"unfinished \(interrupted\) after 3 of 10 epochs"):
+        knowledge = load_knowledge(path)
+    assert knowledge.payload == b"\x00payload" and not knowledge.finished
+    (tmp_path / "bad.dk").write_bytes(b"not json\n")
+    with pytest.raises(ApbError, match="not an apb knowledge file"):
+        load_knowledge(tmp_path / "bad.dk")
+    with pytest.raises(ApbError, match="not a regular file"):
+        load_knowledge(tmp_path)
+    with pytest.raises(ApbError, match="no such knowledge file"):
+        load_knowledge(tmp_path / "missing.dk")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ApbError, match="not a regular file"):
+        load_knowledge(fifo)
+    (tmp_path / "other.dk").write_text(json.dumps({"format": "apb-knowledge", "version": 1, "learner": "svm"}) + "\n")
+    with pytest.raises(ApbError, match="unknown learner 'svm'"):
+        load_knowledge(tmp_path / "other.dk")
+
+
+def _wait_for(path: Path, process: subprocess.Popen, seconds: float = 600.0) -> None:
+    """Until `path` exists (or the process ends, or a generous bound against a hang)."""
+    end = time.monotonic() + seconds
+    while not path.exists() and process.poll() is None and time.monotonic() < end:
+        time.sleep(0.2)
+
+
+def test_sigterm_mid_training_keeps_an_unfinished_knowledge_file_that_resumes(training_folder, tmp_path):
+    pytest.importorskip("torch")
+    out = tmp_path / "bw.dk"
+    log = tmp_path / "log"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "apb", "rl", "train", str(training_folder), "--out", str(out),
+               "--epochs", "1000", "--validation", "0"]
+    with log.open("w") as stderr:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, env=env, cwd=tmp_path)
+        _wait_for(out, process)  # written once the states are labelled
+        assert process.poll() is None, log.read_text()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=300) == 143
+    text = log.read_text()
+    assert "labelling states" in text  # progress lines although stderr is a file
+    assert "terminated (SIGTERM)" in text and "Traceback" not in text
+    with pytest.warns(KnowledgeWarning, match=r"unfinished \(interrupted\)"):
+        knowledge = load_knowledge(out)
+    header = knowledge.header
+    assert header["finished"] is False and header["stop_reason"] == "interrupted"
+    assert header["epochs_planned"] == 1000 and header["epochs_done"] < 1000
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+    done = header["epochs_done"]
+    # the gnn agent's loader says so too
+    from apb.rl.policy import GNNPolicy
+
+    with pytest.warns(KnowledgeWarning, match="unfinished"):
+        GNNPolicy.load(out)
+    # resume: the epochs done are kept, and the file ends finished
+    assert main(["rl", "train", str(training_folder), "--out", str(out), "--epochs", str(done + 1),
+                 "--validation", "0", "--resume"]) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resumed = load_knowledge(out)
+    assert resumed.finished and resumed.header["epochs_done"] == done + 1
+    assert len(resumed.header["losses"]) == done + 1
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from apb.rl.progress import reporter
+
+    stream = StringIO()
+    with reporter(Console(file=stream, force_terminal=False), "training", interval=0.0) as (update, note):
+        update("labelling states", 0, 5)
+        update("labelling states", 1, 5)
+        note("epoch 1: loss 0.5")
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("training: labelling states 0/5") and lines[1].startswith("training: labelling "
+                                                                                          "states 1/5")
+    assert lines[2] == "training: epoch 1: loss 0.5"
+    quiet = StringIO()
+    with reporter(Console(file=quiet, force_terminal=False), "training", interval=3600.0) as (update, _):
+        for k in range(100):
+            update("epoch 1", k, 100)  # the same stage within the interval: one line
+    assert len(quiet.getvalue().splitlines()) == 1
