@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 
 from apb.console import make_console
 from apb.engine.errors import ApbError
@@ -128,12 +129,14 @@ def _train_tasks(args: argparse.Namespace) -> int:
     if split:
         dataset = dataset.only(split)
     numbers = parse_range(args.tasks, "--tasks") if args.tasks else None
-    tasks = training_tasks(dataset, numbers)
     config = LearnConfig(epochs=args.epochs, time_limit=args.time_limit, validation=args.validation,
                          states_per_problem=args.states, hidden=args.hidden, seed=args.seed, threads=args.threads,
                          resume=args.resume)
-    console = make_console(stderr=True)
-    with reporter(console) as (update, note):
+    started = time.monotonic()
+    with reporter(make_console(stderr=True)) as (update, note):
+        tasks = training_tasks(dataset, numbers, update)
+        if config.time_limit is not None:  # the limit counts from the start: loading the tasks took some of it
+            config.time_limit = max(1.0, config.time_limit - (time.monotonic() - started))
         _, result = learn(dataset.domain_text(), dataset.domain.name, tasks, config, out, update, note)
     summary = {"learner": "gnn", "domain": dataset.domain.name, **result.summary()}
     if args.json:

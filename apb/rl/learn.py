@@ -85,12 +85,15 @@ class LearnResult:
         return {k: v for k, v in self.__dict__.items()}
 
 
-def training_tasks(dataset, numbers: tuple[int, int] | None = None) -> list[TrainingTask]:
+def training_tasks(dataset, numbers: tuple[int, int] | None = None,
+                   progress: Callable[[str, int, int], None] | None = None) -> list[TrainingTask]:
     """The tasks of a dataset (apb.datasets) with their gold plans; `numbers` keeps problems numbered low..high."""
     out = []
-    for entry, number in zip(dataset.problems, dataset.numbers()):
+    for k, (entry, number) in enumerate(zip(dataset.problems, dataset.numbers())):
         if numbers and not numbers[0] <= number <= numbers[1]:
             continue
+        if progress:
+            progress("loading tasks", k, len(dataset.problems))
         plan = dataset.gold_plan(entry.id)
         out.append(TrainingTask(entry.id, dataset.task(entry.id), plan.actions if plan is not None else None))
     if not out:
