@@ -76,8 +76,14 @@ def reference_costs(root: str | os.PathLike) -> dict[str, float]:
     """The reference costs C* of a benchmark folder, keyed `<domain>/<training|testing>/<size>/<file>` (empty when
     the folder has no `solutions/upper_bounds.json`)."""
     path = Path(root) / COSTS_FILE
+    return read_costs(path) if path.is_file() else {}
+
+
+def read_costs(path: str | os.PathLike) -> dict[str, float]:
+    """A reference cost file in the layout of `solutions/upper_bounds.json` (task path -> cost)."""
+    path = Path(path).expanduser()
     if not path.is_file():
-        return {}
+        raise DatasetError("no such reference cost file", path=path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:

@@ -14,6 +14,7 @@ h_FF keeps the search moving where it does not. The plan returned is validated b
 from __future__ import annotations
 
 import heapq
+import time
 from collections.abc import Callable, Sequence
 
 from apb.engine import Task
@@ -26,9 +27,11 @@ FALLBACKS = ("none", "ff")
 
 
 def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None = 60.0,
-                 max_nodes: int | None = None, fallback: str = "none", name: str = "learned-gbfs") -> SearchResult:
-    """Greedy best-first search with a batched learned heuristic (see the module docstring)."""
-    budget = Budget(timeout, max_nodes)
+                 max_nodes: int | None = None, fallback: str = "none", name: str = "learned-gbfs",
+                 cpu_time: bool = False) -> SearchResult:
+    """Greedy best-first search with a batched learned heuristic (see the module docstring); `cpu_time` makes
+    `timeout` a limit of the process's CPU time."""
+    budget = Budget(timeout, max_nodes, time.process_time if cpu_time else time.perf_counter)
     h_name = getattr(heuristic, "name", "learned")
     second = make_heuristic("ff", task) if fallback == "ff" else None
     successors = Successors(task)

@@ -7,6 +7,7 @@ import json
 
 from apb.engine.errors import ApbError
 from apb.exit_codes import EXIT_OK
+from apb.rl.ipc_cli import add_ipc_parsers, add_train_flags, cmd_wl_train
 
 # PyTorch's default (a thread per core) makes the small per-step forward passes of the policy far slower as soon as
 # another process uses a core: `apb rl eval` of 10 Logistics problems took 45 s on one thread and did not finish in
@@ -19,8 +20,9 @@ def add_parsers(commands) -> None:
     p = commands.add_parser("rl")
     rl_sub = commands.add_subparsers(p, dest="rl", metavar="ACTION", required=True)
     t = rl_sub.add_parser("train", help="train a GNN policy on generated problems with at most K objects")
-    t.add_argument("domain", help="a bundled domain with a size rule (blocksworld, gripper, ferry, logistics, ...)")
-    t.add_argument("--max-objects", type=int, required=True, help="largest training problem, in objects")
+    t.add_argument("domain", help="a bundled domain with a size rule (blocksworld, gripper, ferry, logistics, ...), "
+                   "or ipc2023:<domain> (--learner wl)")
+    t.add_argument("--max-objects", type=int, help="largest training problem, in objects (gnn)")
     t.add_argument("--out", required=True, help="checkpoint folder (policy.pt, policy.json; written every epoch)")
     t.add_argument("--problems", type=int, default=40, help="training problems (default 40)")
     t.add_argument("--epochs", type=int, default=10, help="passes over the labelled states (default 10)")
@@ -30,6 +32,7 @@ def add_parsers(commands) -> None:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=1, help=_THREADS)
     t.add_argument("--json", action="store_true", help="print the training summary as JSON")
+    add_train_flags(t)
     t.set_defaults(func=cmd_rl_train)
     e = rl_sub.add_parser("eval", help="coverage and plan length of a trained policy on held-out larger problems")
     e.add_argument("checkpoint", help="a folder written by apb rl train")
@@ -42,6 +45,7 @@ def add_parsers(commands) -> None:
     e.add_argument("--threads", type=int, default=1, help=_THREADS)
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.set_defaults(func=cmd_rl_eval)
+    add_ipc_parsers(rl_sub)
 
 
 def _need_torch() -> None:
@@ -67,6 +71,10 @@ def _progress(console, total_label: str):
 def cmd_rl_train(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    if args.learner == "wl":
+        return cmd_wl_train(args)
+    if args.max_objects is None:
+        raise ApbError("--max-objects K is needed to train the gnn learner on generated problems")
     _need_torch()
     from apb.rl.problems import size_rule
     from apb.rl.train import TrainConfig, train
