@@ -16,12 +16,11 @@ import os
 from pathlib import Path
 
 from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_sorted
+from apb.domains.ipc2023 import DOMAINS
 from apb.engine import load_domain
 
 PREFIX = "ipc2023:"
 ROOT_ENV = "APB_IPC2023"
-DOMAINS = ("blocksworld", "childsnack", "ferry", "floortile", "miconic", "rovers", "satellite", "sokoban",
-           "spanner", "transport")
 TRAINING = "training"
 TEST_SIZES = ("easy", "medium", "hard")
 COSTS_FILE = Path("solutions") / "upper_bounds.json"

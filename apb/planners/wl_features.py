@@ -84,30 +84,26 @@ class WLGraph:
         self._goal_mask[self._goal] = True
         self._bytes = (len(facts) + 7) // 8
 
-    def true_facts(self, bits: int) -> np.ndarray:
-        """The ids of the facts set in `bits`, ascending (static facts with an id included)."""
-        raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), dtype=np.uint8)
-        return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+    def true_facts(self, bits_list: list[int]) -> np.ndarray:
+        """A states x facts boolean matrix: which facts (static ones with an id included) each state has."""
+        raw = np.frombuffer(b"".join(bits.to_bytes(self._bytes, "little") for bits in bits_list), dtype=np.uint8)
+        matrix = np.unpackbits(raw.reshape(len(bits_list), self._bytes), axis=1, bitorder="little")
+        return matrix[:, :self.fact_count].astype(bool)
 
     def colours(self, bits_list: list[int], iterations: int) -> tuple[np.ndarray, np.ndarray]:
         """(colours, owner): every node's colour in every round 0..iterations of each state, and the index in
         `bits_list` of the state each colour belongs to."""
-        atom_ids, atom_status, atom_owner = [], [], []
-        for k, bits in enumerate(bits_list):
-            true = self.true_facts(bits)
-            true_mask = np.zeros(len(self._pred), dtype=bool)
-            true_mask[true] = True
-            unachieved = self._goal[~true_mask[self._goal]]
-            nodes = np.concatenate([true, self._static_nodes, unachieved])
-            status = np.where(self._goal_mask[nodes], 1, 0)
-            status[len(nodes) - len(unachieved):] = 2
-            atom_ids.append(nodes)
-            atom_status.append(status)
-            atom_owner.append(np.full(len(nodes), k, dtype=np.int64))
-        atoms = np.concatenate(atom_ids) if atom_ids else np.zeros(0, dtype=np.int64)
-        status = np.concatenate(atom_status) if atom_status else atoms
-        owner_atoms = np.concatenate(atom_owner) if atom_owner else atoms
-        states, n_obj, n_atoms = len(bits_list), self.objects, len(atoms)
+        states = len(bits_list)
+        true = self.true_facts(bits_list)
+        true_owner, true_atoms = np.nonzero(true)
+        missing_owner, missing_goal = np.nonzero(~true[:, self._goal])
+        static = len(self._static_nodes)
+        atoms = np.concatenate([true_atoms, np.tile(self._static_nodes, states), self._goal[missing_goal]])
+        owner_atoms = np.concatenate([true_owner, np.repeat(np.arange(states, dtype=np.int64), static),
+                                      missing_owner])
+        status = np.where(self._goal_mask[atoms], 1, 0)
+        status[len(atoms) - len(missing_goal):] = 2
+        n_obj, n_atoms = self.objects, len(atoms)
         # node numbering: the objects of every state (state k's objects at k * n_obj), then the atoms
         arity = self._arity[atoms]
         total_edges = int(arity.sum())
