@@ -83,7 +83,7 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
         warnings.simplefilter("error")  # a finished file loads without a word
         knowledge = load_knowledge(out)
     assert knowledge.learner == "gnn" and knowledge.domain == "blocksworld" and knowledge.finished
-    assert knowledge.header["epochs_done"] == knowledge.header["epochs_planned"] == 2
+    assert knowledge.training["epochs_done"] == knowledge.training["epochs_planned"] == 2
     for name in ("p01", "p02"):
         task = _test_task(name)
         h = knowledge.heuristic(task)
@@ -94,6 +94,12 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
         assert h([task.initial_state]) == h([task.initial_state.bits])  # States or their bits
         result = greedy_policy(task, h, max_steps=100_000)
         assert result.solved and task.validate(result.plan_strings()).valid
+    # the track's planner interface: apb rl plan DK DOMAIN TASK PLAN writes only a plan the engine validates
+    plan = tmp_path / "p01.plan"
+    test = TRACK / "blocksworld" / "testing" / "easy" / "p01.pddl"
+    assert main(["rl", "plan", str(out), str(TRACK / "blocksworld" / "domain.pddl"), str(test), str(plan)]) == 0
+    assert "greedy-policy: solved" in capsys.readouterr().err
+    assert _test_task("p01").validate_file(plan).valid
     # a knowledge file of another domain is refused for a task
     ferry = load_task(TRACK / "ferry" / "domain.pddl", TRACK / "ferry" / "testing" / "easy" / "p01.pddl")
     with pytest.raises(ApbError, match="trained on domain 'blocksworld'"):
@@ -104,13 +110,13 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
 
 
 def test_knowledge_files_are_checked_and_written_atomically(tmp_path):
-    path = write_knowledge(tmp_path / "k.dk", {"learner": "gnn", "domain": "d", "finished": False,
-                                               "stop_reason": "interrupted", "epochs_done": 3, "epochs_planned": 10},
-                           b"\x00payload")
+    path = write_knowledge(tmp_path / "k.dk", {"kind": "gnn", "domain": "d", "model": {"weights": "AA=="},
+                                               "training": {"finished": False, "stop_reason": "interrupted",
+                                                            "epochs_done": 3, "epochs_planned": 10}})
     assert [p.name for p in tmp_path.iterdir()] == ["k.dk"]  # no temporary file left
     with pytest.warns(KnowledgeWarning, match=r"unfinished \(interrupted\) after 3 of 10 epochs"):
         knowledge = load_knowledge(path)
-    assert knowledge.payload == b"\x00payload" and not knowledge.finished
+    assert knowledge.data["model"] == {"weights": "AA=="} and not knowledge.finished
     (tmp_path / "bad.dk").write_bytes(b"not json\n")
     with pytest.raises(ApbError, match="not an apb knowledge file"):
         load_knowledge(tmp_path / "bad.dk")
@@ -122,9 +128,25 @@ def test_knowledge_files_are_checked_and_written_atomically(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ApbError, match="not a regular file"):
         load_knowledge(fifo)
-    (tmp_path / "other.dk").write_text(json.dumps({"format": "apb-knowledge", "version": 1, "learner": "svm"}) + "\n")
+    (tmp_path / "other.dk").write_text(json.dumps({"format": 1, "kind": "svm"}))
     with pytest.raises(ApbError, match="unknown learner 'svm'"):
         load_knowledge(tmp_path / "other.dk")
+
+
+def test_a_damaged_gnn_knowledge_file_is_one_clear_error(tmp_path):
+    pytest.importorskip("torch")
+    from apb.rl.policy import ENCODING, GNNPolicy
+
+    domain = (TRACK / "blocksworld" / "domain.pddl").read_text()
+    model = {"hidden": 8, "iterations": [2, 4], "encoding": ENCODING, "domain_pddl": domain, "weights": "AAAA"}
+    write_knowledge(tmp_path / "k.dk", {"kind": "gnn", "domain": "blocksworld", "model": model,
+                                        "training": {"finished": True}})
+    with pytest.raises(ApbError, match="damaged gnn knowledge file"):
+        GNNPolicy.load(tmp_path / "k.dk")
+    write_knowledge(tmp_path / "k.dk", {"kind": "gnn", "domain": "blocksworld", "model": {**model, "encoding": 1},
+                                        "training": {"finished": True}})
+    with pytest.raises(ApbError, match="another state encoding"):
+        GNNPolicy.load(tmp_path / "k.dk")
 
 
 def _wait_for(path: Path, process: subprocess.Popen, seconds: float = 600.0) -> None:
@@ -152,7 +174,7 @@ def test_sigterm_mid_training_keeps_an_unfinished_knowledge_file_that_resumes(tr
     assert "terminated (SIGTERM)" in text and "Traceback" not in text
     with pytest.warns(KnowledgeWarning, match=r"unfinished \(interrupted\)"):
         knowledge = load_knowledge(out)
-    header = knowledge.header
+    header = knowledge.training
     assert header["finished"] is False and header["stop_reason"] == "interrupted"
     assert header["epochs_planned"] == 1000 and header["epochs_done"] < 1000
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
@@ -168,8 +190,8 @@ def test_sigterm_mid_training_keeps_an_unfinished_knowledge_file_that_resumes(tr
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         resumed = load_knowledge(out)
-    assert resumed.finished and resumed.header["epochs_done"] == done + 1
-    assert len(resumed.header["losses"]) == done + 1
+    assert resumed.finished and resumed.training["epochs_done"] == done + 1
+    assert len(resumed.training["losses"]) == done + 1
 
 
 def test_progress_lines_when_stderr_is_not_a_terminal():

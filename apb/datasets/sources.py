@@ -154,6 +154,8 @@ def source_name(source: Any) -> str:
     text = os.fspath(source).rstrip("/")
     if text.lower().startswith("pddlgym:"):
         return text.split(":", 1)[1]
+    if text.lower().startswith("ipc2023:"):  # the dataset's own name (apb.datasets.ipc2023)
+        return "ipc2023-" + text.split(":", 1)[1].lower()
     path = Path(text)
     return path.parent.name if path.name == "domain.pddl" else path.stem if path.suffix == ".pddl" else path.name
 

@@ -11,6 +11,7 @@ import re
 
 from gymnasium.envs.registration import register, registry
 
+from apb.domains import ipc2023
 from apb.domains.registry import BUNDLED, bundled_step_limit
 from apb.engine.errors import ApbError
 
@@ -28,11 +29,15 @@ def env_id(domain: str) -> str:
 
 
 def register_envs() -> list[str]:
-    """Registers every bundled domain and apb/PDDL-v0; returns the ids (already registered ones are kept)."""
+    """Registers every bundled domain, apb/PDDL-v0 and the IPC 2023 Learning Track's domains; returns the ids
+    (already registered ones are kept)."""
     ids = []
     for domain, name in ENV_NAMES.items():
         ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}, lambda d=domain: bundled_step_limit(d)))
     ids.append(_register(GENERIC_ID, {}, lambda: None))
+    for domain in ipc2023.DOMAINS:  # the IPC 2023 Learning Track's test tasks, from $APB_IPC2023 when made
+        ids.append(_register(f"{NAMESPACE}/{ipc2023.env_name(domain)}-v0", {"domain": f"ipc2023:{domain}"},
+                             lambda: None))
     return ids
 
 

@@ -10,7 +10,8 @@ import time
 from apb.console import make_console
 from apb.engine.errors import ApbError
 from apb.exit_codes import EXIT_OK
-from apb.rl.knowledge import DEFAULT_EPOCHS, LEARNERS
+from apb.rl.ipc_cli import add_ipc_parsers, add_train_flags, cmd_wl_train
+from apb.rl.knowledge import DEFAULT_EPOCHS
 from apb.rl.progress import reporter
 
 # PyTorch's default (a thread per core) makes the small per-step forward passes of the policy far slower as soon as
@@ -25,19 +26,16 @@ def add_parsers(commands) -> None:
     rl_sub = commands.add_subparsers(p, dest="rl", metavar="ACTION", required=True)
     t = rl_sub.add_parser("train", help="learn a domain's general policy / heuristic: from its training tasks (SOURCE "
                           "--out FILE), or from generated problems of a bundled domain (DOMAIN --max-objects K)")
-    t.add_argument("source", help="training tasks: a dataset (a folder, ipc2023:<domain>, ...; its training split), "
-                                  "or with --max-objects a bundled domain with a size rule (blocksworld, gripper, ...)")
-    t.add_argument("--learner", choices=sorted(LEARNERS), default="gnn",
-                   help="what to learn from training tasks (default gnn: the relational GNN value function)")
+    t.add_argument("domain", metavar="SOURCE",
+                   help="training tasks: a dataset (ipc2023:<domain>, a folder, ...; its training split), or with "
+                        "--max-objects a bundled domain with a size rule (blocksworld, gripper, ferry, logistics, ...)")
     t.add_argument("--out", required=True, help="the knowledge file (with --max-objects: a checkpoint folder, "
                                                 "policy.pt and policy.json); written atomically as training improves")
-    t.add_argument("--time-limit", type=float, metavar="S", help="seconds of training, labelling included (training "
-                   "tasks; without --epochs the epochs run until then)")
     t.add_argument("--split", help="the source's split of training tasks (default: training where it exists, else "
                                    "every problem)")
     t.add_argument("--tasks", metavar="A-B", help="only the training tasks numbered A to B")
-    t.add_argument("--validation", type=int, default=8,
-                   help="training tasks held out to choose the best model (default 8, at most one in five)")
+    t.add_argument("--validation", type=int, default=4,
+                   help="training tasks held out to choose the best model (default 4, at most one in five)")
     t.add_argument("--resume", action="store_true", help="continue the training recorded in --out")
     t.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     t.add_argument("--max-objects", type=int, help="generated problems of a bundled domain: the largest, in objects")
@@ -50,6 +48,7 @@ def add_parsers(commands) -> None:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=1, help=_THREADS)
     t.add_argument("--json", action="store_true", help="print the training summary as JSON")
+    add_train_flags(t)
     t.set_defaults(func=cmd_rl_train)
     e = rl_sub.add_parser("eval", help="coverage and plan length of a trained policy on held-out larger problems")
     e.add_argument("checkpoint", help="a folder written by apb rl train")
@@ -62,6 +61,7 @@ def add_parsers(commands) -> None:
     e.add_argument("--threads", type=int, default=1, help=_THREADS)
     e.add_argument("--json", action="store_true", help="print the report as JSON")
     e.set_defaults(func=cmd_rl_eval)
+    add_ipc_parsers(rl_sub)
 
 
 def _need_torch() -> None:
@@ -72,14 +72,16 @@ def _need_torch() -> None:
 
 
 def cmd_rl_train(args: argparse.Namespace) -> int:
+    if args.learner == "wl":
+        return cmd_wl_train(args)
     _need_torch()
-    for flag, value in (("--problems", args.problems), ("--epochs", args.epochs or 1), ("--states", args.states),
-                        ("--hidden", args.hidden), ("--threads", args.threads), ("--validation", args.validation + 1)):
+    epochs = 1 if args.epochs is None else args.epochs
+    for flag, value in (("--problems", args.problems), ("--epochs", epochs), ("--states", args.states),
+                        ("--hidden", args.hidden), ("--threads", args.threads)):
         if value < 1:
-            raise ApbError(f"{flag} must be at least {1 if flag != '--validation' else 0}, not "
-                           f"{value if flag != '--validation' else value - 1}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise ApbError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
+            raise ApbError(f"{flag} must be at least 1, not {value}")
+    if args.validation < 0:
+        raise ApbError(f"--validation must be 0 or more, not {args.validation}")
     if args.max_objects is not None:
         return _train_generated(args)
     return _train_tasks(args)
@@ -90,18 +92,18 @@ def _train_generated(args: argparse.Namespace) -> int:
     from apb.rl.problems import size_rule
     from apb.rl.train import TrainConfig, train
 
-    size_rule(args.source)
-    config = TrainConfig(args.source, args.max_objects, problems=args.problems, epochs=args.epochs or 10,
+    size_rule(args.domain)
+    config = TrainConfig(args.domain, args.max_objects, problems=args.problems, epochs=args.epochs or 10,
                          states_per_problem=args.states, hidden=args.hidden, seed=args.seed, threads=args.threads)
     with reporter(make_console(stderr=True)) as (update, _):
         _, result = train(config, args.out, update)
-    summary = {"domain": args.source, "max_objects": args.max_objects, "out": args.out, "samples": result.samples,
+    summary = {"domain": args.domain, "max_objects": args.max_objects, "out": args.out, "samples": result.samples,
                "problems": result.problems, "skipped": result.skipped, "seconds": round(result.seconds, 1),
                "final_loss": result.epochs[-1]["loss"], "epochs": result.epochs}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        make_console().print(f"trained {args.source} policy on {result.samples} labelled states of {result.problems} "
+        make_console().print(f"trained {args.domain} policy on {result.samples} labelled states of {result.problems} "
                              f"problems (<= {args.max_objects} objects) in {result.seconds:.0f} s; final loss "
                              f"{summary['final_loss']}; checkpoint in {args.out}", markup=False)
     return EXIT_OK
@@ -112,6 +114,8 @@ def _train_tasks(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from apb.datasets import resolve
+    from apb.datasets.ipc2023 import TRAINING
+    from apb.datasets.sources import ALL_SPLITS
     from apb.rl.learn import LearnConfig, learn, training_tasks
     from apb.rl.problems import parse_range
 
@@ -124,8 +128,8 @@ def _train_tasks(args: argparse.Namespace) -> int:
         raise ApbError(f"--out {out} exists: --resume continues its training, --overwrite starts again")
     if args.resume and not out.exists():
         raise ApbError(f"--resume: there is no {out} to resume; leave --resume out to start")
-    dataset = resolve(args.source)
-    split = args.split or ("training" if "training" in dataset.splits else None)
+    dataset = resolve(args.domain, ALL_SPLITS)
+    split = args.split or (TRAINING if TRAINING in dataset.splits else None)
     if split:
         dataset = dataset.only(split)
     numbers = parse_range(args.tasks, "--tasks") if args.tasks else None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import torch
+
 from apb.engine.task import Task
 from apb.rl.knowledge import Knowledge, state_bits
 from apb.rl.policy import GNNPolicy
@@ -27,5 +29,7 @@ class GNNHeuristic:
 
 
 def heuristic(knowledge: Knowledge, task: Task) -> GNNHeuristic:
-    """apb.rl.knowledge's hook: the heuristic of a `gnn` knowledge file for `task`."""
+    """apb.rl.knowledge's hook: the heuristic of a `gnn` knowledge file for `task`. PyTorch runs on one thread
+    (the track's one core; more threads only slow the small forward passes down on a shared machine)."""
+    torch.set_num_threads(1)
     return GNNHeuristic(GNNPolicy.from_knowledge(knowledge), task)

@@ -11,6 +11,8 @@ greedy policy of the literature. The plan it returns is checked by the engine (`
 
 from __future__ import annotations
 
+import time
+
 from apb.engine import Task
 from apb.planners.result import ERROR, NODE_LIMIT, SOLVED, STEP_LIMIT, UNSOLVABLE, Budget, SearchResult
 from apb.planners.space import Successors
@@ -20,10 +22,11 @@ PLANNER = "greedy-policy"
 
 
 def greedy_policy(task: Task, heuristic: StateHeuristic, *, timeout: float | None = None,
-                  max_steps: int | None = None, backtrack: bool = True) -> SearchResult:
+                  max_steps: int | None = None, backtrack: bool = True, cpu_time: bool = False) -> SearchResult:
     """Runs the policy of `heuristic` on `task` (see the module docstring); `max_steps` bounds the states
-    expanded (forward steps and backtracks alike), `timeout` the seconds. `extra` has `backtracks`."""
-    budget = Budget(timeout, max_steps)
+    expanded (forward steps and backtracks alike), `timeout` the seconds (of CPU time with `cpu_time`). `extra`
+    has `backtracks`."""
+    budget = Budget(timeout, max_steps, time.process_time if cpu_time else time.perf_counter)
     successors = Successors(task)
     is_goal = task.is_goal_bits
     actions = task.actions

@@ -1,20 +1,22 @@
 """Domain knowledge files: what `apb rl train` writes and the learned planners read, whatever the learner.
 
-A knowledge file is one JSON header line, then the learner's payload (bytes, its own format):
+A knowledge file is one JSON object (the format of apb.planners.wl_model's files, which are knowledge files too):
 
-    {"format": "apb-knowledge", "version": 1, "learner": "gnn", "domain": "blocksworld", "domain_pddl": "...",
-     "finished": false, "stop_reason": "interrupted", "epochs_done": 3, "epochs_planned": 10, ...}\\n<payload>
+    {"kind": "gnn", "format": 1, "domain": "blocksworld",
+     "training": {"finished": false, "stop_reason": "interrupted", "epochs_done": 3, "epochs_planned": 10, ...},
+     "model": {...the learner's own...}}
 
-`finished` is true when training ended by its own rule (its epochs, its time limit) and false while it runs or
-after it was stopped (SIGTERM, Ctrl-C); `stop_reason` says which ("epochs", "time-limit", "running",
-"interrupted"). Files are written atomically (`write_knowledge`: a temporary file beside it, fsynced, then
-`os.replace`), so a reader sees the previous version or the new one, never half of one.
+`kind` names the learner (LEARNERS). `training.finished` is true when training ended by its own rule (its epochs,
+its time limit, every task used) and false while it runs or after it was stopped (SIGTERM, Ctrl-C);
+`training.stop_reason` says which ("epochs", "time-limit", "running", "interrupted"). Files are written
+atomically (`write_knowledge`: a temporary file beside it, fsynced, then `os.replace`; removed if interrupted),
+so a reader sees the previous version or the new one, never a part.
 
-`load_knowledge(path)` checks the file (a regular file, bounded in size, the header) and warns in one line
-(`KnowledgeWarning`) when the training did not finish; `Knowledge.heuristic(task)` turns it into a
+`load_knowledge(path)` checks the file (a regular file, bounded in size, a JSON object of a known kind) and warns in
+one line (`KnowledgeWarning`) when its training did not finish; `Knowledge.heuristic(task)` turns it into a
 `StateHeuristic` for that task: `h(states) -> list[float]`, the estimated cost to go of each state (state bits, as
-the planners' search code holds them, or `State`s), in one batch. Learners are `LEARNERS`: name -> the module
-whose `heuristic(knowledge, task)` builds it (imported on first use, so loading a file needs no PyTorch).
+the planners' search code holds them, or `State`s), in one batch. LEARNERS maps a kind to the module whose
+`heuristic(knowledge, task)` builds it (imported on first use, so loading a file needs no PyTorch).
 """
 
 from __future__ import annotations
@@ -32,13 +34,12 @@ from typing import Any, Protocol
 from apb.engine.errors import ApbError
 from apb.engine.task import Task
 
-FORMAT = "apb-knowledge"
-VERSION = 1
-MAX_BYTES = 1 << 30  # a knowledge file larger than this is refused (the GNN's are well under 1 MB)
-MAX_HEADER = 4 << 20  # the header line (it carries the domain's PDDL)
+FORMAT = 1  # the "format" of the files this apb writes and reads
+MAX_BYTES = 256 << 20  # a knowledge file larger than this is refused (the GNN's are well under 1 MB)
 DEFAULT_EPOCHS = 20  # apb rl train on training tasks with neither --epochs nor --time-limit
 LEARNERS: dict[str, str] = {
     "gnn": "apb.rl.gnn_knowledge",  # the relational GNN value function (apb.rl.model)
+    "wl": "apb.rl.wl_knowledge",  # the Weisfeiler-Leman feature model (apb.planners.wl_model)
 }
 
 
@@ -56,30 +57,38 @@ class StateHeuristic(Protocol):
 
 @dataclass
 class Knowledge:
-    """One knowledge file: its header (a dict) and the learner's payload."""
+    """One knowledge file: its JSON object."""
 
     path: Path
-    header: dict
-    payload: bytes
+    data: dict
 
     @property
     def learner(self) -> str:
-        return self.header["learner"]
+        return self.data["kind"]
 
     @property
     def domain(self) -> str:
-        return self.header.get("domain", "")
+        return str(self.data.get("domain") or "")
+
+    @property
+    def training(self) -> dict:
+        training = self.data.get("training")
+        return training if isinstance(training, dict) else {}
 
     @property
     def finished(self) -> bool:
-        return bool(self.header.get("finished"))
+        return bool(self.training.get("finished"))
 
     def status(self) -> str:
         """One line: the learner, the domain and how far its training got."""
-        done, planned = self.header.get("epochs_done"), self.header.get("epochs_planned")
-        epochs = f"{done} of {planned} epochs" if planned else f"{done} epochs"
-        how = "finished" if self.finished else f"unfinished ({self.header.get('stop_reason', 'running')})"
-        return f"{self.path}: {self.learner} knowledge of {self.domain}, training {how} after {epochs}"
+        training = self.training
+        done, planned = training.get("epochs_done"), training.get("epochs_planned")
+        if done is None:
+            progress = f"{training.get('tasks', '?')} tasks"
+        else:
+            progress = f"{done} of {planned} epochs" if planned else f"{done} epochs"
+        how = "finished" if self.finished else f"unfinished ({training.get('stop_reason', 'running')})"
+        return f"{self.path}: {self.learner} knowledge of {self.domain}, training {how} after {progress}"
 
     def heuristic(self, task: Task) -> StateHeuristic:
         """The learned estimate for states of `task` (ApbError when the task is of another domain)."""
@@ -102,25 +111,42 @@ def load_knowledge(path: str | os.PathLike, *, warn: bool = True) -> Knowledge:
         raise ApbError(f"{path} is not a regular file: a knowledge file is what apb rl train --out writes")
     if info.st_size > MAX_BYTES:
         raise ApbError(f"{path} has {info.st_size:,} bytes, more than a knowledge file's {MAX_BYTES:,}")
-    with path.open("rb") as f:
-        line = f.readline(MAX_HEADER)
-        payload = f.read()
     try:
-        header = json.loads(line.decode("utf-8"))
+        data = json.loads(path.read_bytes().decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        header = None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ApbError(f"{path} is not an apb knowledge file (its first line is not an {FORMAT} header): write one "
-                       "with apb rl train SOURCE --out FILE")
-    if header.get("version") != VERSION:
-        raise ApbError(f"{path} is a knowledge file of version {header.get('version')!r}, this apb reads version "
-                       f"{VERSION}: train it again")
-    if header.get("learner") not in LEARNERS:
-        raise ApbError(f"{path}: unknown learner {header.get('learner')!r} (known: {', '.join(sorted(LEARNERS))})")
-    knowledge = Knowledge(path, header, payload)
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        raise ApbError(f"{path} is not an apb knowledge file (a JSON object with a kind): write one with apb rl "
+                       "train SOURCE --out FILE")
+    if data.get("format") != FORMAT:
+        raise ApbError(f"{path} is a knowledge file of format {data.get('format')!r}, this apb reads format "
+                       f"{FORMAT}: train it again")
+    if data["kind"] not in LEARNERS:
+        raise ApbError(f"{path}: unknown learner {data['kind']!r} (known: {', '.join(sorted(LEARNERS))})")
+    knowledge = Knowledge(path, data)
     if warn and not knowledge.finished:
         warnings.warn(unfinished_line(knowledge), KnowledgeWarning, stacklevel=2)
     return knowledge
+
+
+def plan_with_knowledge(task: Task, path: str | os.PathLike, *, timeout: float | None = None,
+                        search: str | None = None, fallback: str = "none", cpu_time: bool = False):
+    """Plans `task` with a knowledge file of any learner: greedy policy execution with backtracking
+    (`search="policy"`, apb.rl.greedy; the default for gnn knowledge) or greedy best-first search
+    (`"gbfs"`, apb.planners.learned_search, with h_FF alternation when `fallback="ff"`). The plan is validated
+    by the engine; an unfinished file warns (KnowledgeWarning)."""
+    from apb.planners.learned_search import learned_gbfs
+    from apb.rl.greedy import greedy_policy
+
+    knowledge = load_knowledge(path, warn=False)
+    if not knowledge.finished:
+        warnings.warn(unfinished_line(knowledge), KnowledgeWarning, stacklevel=2)
+    h = knowledge.heuristic(task)
+    search = search or ("policy" if knowledge.learner == "gnn" else "gbfs")
+    if search == "policy":
+        return greedy_policy(task, h, timeout=timeout, cpu_time=cpu_time)
+    return learned_gbfs(task, h, timeout=timeout, fallback=fallback, cpu_time=cpu_time,
+                        name=f"{knowledge.learner}-gbfs" + ("" if fallback == "none" else f"+{fallback}"))
 
 
 def unfinished_line(knowledge: Knowledge) -> str:
@@ -128,13 +154,12 @@ def unfinished_line(knowledge: Knowledge) -> str:
     return f"{knowledge.status()}: using the best model so far (resume with apb rl train ... --resume)"
 
 
-def write_knowledge(path: str | os.PathLike, header: dict, payload: bytes) -> Path:
-    """Writes a knowledge file atomically (see atomic_write); `header` gets `format` and `version`."""
+def write_knowledge(path: str | os.PathLike, data: dict) -> Path:
+    """Writes a knowledge file atomically (see atomic_write); `data` gets `format`."""
     path = Path(path)
     if path.is_dir():
         raise ApbError(f"{path} is a folder: a knowledge file is a file (apb rl train SOURCE --out FILE)")
-    line = json.dumps({"format": FORMAT, "version": VERSION, **header}, separators=(",", ":")).encode("utf-8")
-    return atomic_write(path, line + b"\n" + payload)
+    return atomic_write(path, json.dumps({**data, "format": FORMAT}, separators=(",", ":")).encode("utf-8"))
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> Path:

@@ -24,6 +24,7 @@ from apb.planners.heuristics import LMCut
 from apb.planners.space import Successors
 from apb.rl.graphs import StateGraph, TaskEncoder
 from apb.rl.problems import cost_to_go
+from apb.rl.wl_train import plan_states
 
 EXACT, PLAN, NONE = "exact", "plan", "none"
 
@@ -59,19 +60,13 @@ def task_samples(key: int, task: Task, plan: list[str] | None, encoder: TaskEnco
     if distances:
         exact_samples(key, task, distances, encoder, sink, states, rng)
         return EXACT
-    if plan is not None and not task.validate(plan).valid:
-        plan = None  # a reference plan that does not solve the task is no label
-    if plan is None:
+    trace = plan_states(task, plan) if plan is not None else None  # None for a plan that does not solve the task
+    if trace is None:
         found = greedy_best_first(task, timeout=plan_seconds)
         if not found.solved:
             return NONE
-        plan = found.plan_strings()
-    trace = [task.initial_state.bits]
-    for text in plan:
-        trace.append(task.successor_bits(trace[-1], task.parse_action(text)))
-    if not task.is_goal_bits(trace[-1]):
-        return NONE
-    labels = [float(len(plan) - i) for i in range(len(trace))]
+        trace = plan_states(task, found.plan_strings())
+    labels = [float(len(trace) - 1 - i) for i in range(len(trace))]
     deadline = time.monotonic() + astar_seconds
     optimum = _Optimum(task, astar_nodes, deadline)
     exact: set[int] = set()

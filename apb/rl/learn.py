@@ -7,7 +7,8 @@ protocol): `apb rl train SOURCE --learner gnn --out FILE [--time-limit S]`.
    plan, refined by A* near the goal. At most `label_share` of the time limit goes to labelling; tasks left are
    skipped (and counted).
 3. Epochs (apb.rl.train.fit_epoch, the loss of apb.rl.train) until `epochs` or the time limit. After each, the
-   greedy policy (apb.rl.greedy, step budget 4x the reference plan + 20) runs on the validation tasks: the score is
+   greedy policy (apb.rl.greedy, no backtracking, 2x the reference plan + 10 steps) runs on the validation tasks
+   (from the smaller two thirds of the sizes, where it is cheap): the score is
    the track's quality, the sum of reference length / plan length over the solved ones; ties go to the lower
    training loss. Without validation tasks the lowest training loss wins.
 4. The knowledge file (apb.rl.knowledge) holds the best model so far: written after labelling (untrained) and
@@ -35,7 +36,7 @@ from apb.rl.graphs import TaskEncoder
 from apb.rl.greedy import greedy_policy
 from apb.rl.knowledge import DEFAULT_EPOCHS, load_knowledge, write_knowledge
 from apb.rl.labels import EXACT, NONE, SampleSink, task_samples
-from apb.rl.policy import ENCODING, GNNPolicy
+from apb.rl.policy import GNNPolicy
 from apb.rl.train import Samples, TrainConfig, batches_per_epoch, fit_epoch
 
 MAX_EPOCHS = 10_000  # with a time limit and no --epochs, epochs run until the limit (this is only a backstop)
@@ -50,7 +51,7 @@ class LearnConfig(TrainConfig):
     epochs: int | None = None  # None: until the time limit (DEFAULT_EPOCHS without one)
     learning_rate: float = 1e-3
     time_limit: float | None = None  # seconds, labelling included
-    validation: int = 8  # held-out tasks (at most one in five)
+    validation: int = 4  # held-out tasks (at most one in five)
     label_share: float = 0.4  # of the time limit, at most, for labelling
     astar_nodes: int = 2_000
     astar_seconds: float = 2.0  # per task, for the A* refinement of plan labels
@@ -103,12 +104,14 @@ def training_tasks(dataset, numbers: tuple[int, int] | None = None,
 
 
 def split_validation(tasks: list[TrainingTask], wanted: int) -> tuple[list[TrainingTask], list[TrainingTask]]:
-    """(training, validation): up to `wanted` validation tasks, at most one in five, evenly spread over the tasks
-    ordered by size (objects)."""
+    """(training, validation): up to `wanted` validation tasks, at most one in five, evenly spread over the
+    smaller two thirds of the tasks ordered by size (objects): the policy runs on each after every epoch, and on the
+    largest tasks that would cost more than the epoch."""
     count = min(wanted, len(tasks) // 5)
     if count <= 0:
         return list(tasks), []
     ordered = sorted(tasks, key=lambda t: (len(t.task.objects), t.name))
+    ordered = ordered[:max(count, (2 * len(ordered)) // 3)]
     step = len(ordered) / count
     chosen = {id(ordered[int(step * (i + 0.5))]) for i in range(count)}
     return [t for t in tasks if id(t) not in chosen], [t for t in tasks if id(t) in chosen]
@@ -137,21 +140,22 @@ def learn(domain_pddl: str, domain_name: str, tasks: list[TrainingTask], config:
     if config.resume and getattr(policy, "optimizer_state", None):
         optimizer.load_state_dict(policy.optimizer_state)
 
-    def header(finished: bool, reason: str) -> dict:
-        return {"learner": "gnn", "domain": domain_name, "finished": finished, "stop_reason": reason,
-                "epochs_done": result.epochs_done, "epochs_planned": config.epochs, "best_epoch": result.best_epoch,
-                "best_score": result.best_score, "time_limit": config.time_limit, "seed": config.seed,
-                "tasks": result.tasks, "validation_tasks": result.validation, "samples": result.samples,
-                "train_seconds": round(state.seconds + time.monotonic() - start, 1),
-                "losses": [e["loss"] for e in result.epochs], "hidden": config.hidden,
-                "iterations": list(config.iterations), "encoding": ENCODING, "domain_pddl": domain_pddl}
+    def knowledge(finished: bool, reason: str) -> dict:
+        training = {"finished": finished, "stop_reason": reason, "epochs_done": result.epochs_done,
+                    "epochs_planned": config.epochs, "best_epoch": result.best_epoch, "best_score": result.best_score,
+                    "time_limit": config.time_limit, "seed": config.seed, "tasks": result.tasks,
+                    "validation_tasks": result.validation, "samples": result.samples,
+                    "seconds": round(state.seconds + time.monotonic() - start, 1),
+                    "losses": [e["loss"] for e in result.epochs]}
+        return {"kind": "gnn", "domain": domain_name, "training": training,
+                "model": policy.model_data(optimizer.state_dict())}
 
     def write(finished: bool, reason: str) -> None:
         weights = state.best if state.best is not None else model.state_dict()
         live = copy.deepcopy(model.state_dict())
         model.load_state_dict(weights)
         try:
-            write_knowledge(out, header(finished, reason), policy.payload(optimizer.state_dict()))
+            write_knowledge(out, knowledge(finished, reason))
         finally:
             model.load_state_dict(live)
 
@@ -221,15 +225,15 @@ def _resumed(out: Path, domain_name: str, state: _Progress, result: LearnResult)
         raise ApbError(f"{out} holds {knowledge.learner} knowledge of {knowledge.domain!r}: cannot resume gnn "
                        f"training of {domain_name!r} from it (use --overwrite to start again)")
     policy = GNNPolicy.from_knowledge(knowledge)
-    header = knowledge.header
-    result.epochs_done = int(header.get("epochs_done") or 0)
-    result.best_epoch = int(header.get("best_epoch") or 0)
-    result.epochs = [{"epoch": i + 1, "loss": loss} for i, loss in enumerate(header.get("losses") or [])]
-    if header.get("best_score") is not None:
-        state.score = result.best_score = float(header["best_score"])
+    training = knowledge.training
+    result.epochs_done = int(training.get("epochs_done") or 0)
+    result.best_epoch = int(training.get("best_epoch") or 0)
+    result.epochs = [{"epoch": i + 1, "loss": loss} for i, loss in enumerate(training.get("losses") or [])]
+    if training.get("best_score") is not None:
+        state.score = result.best_score = float(training["best_score"])
         state.loss = float("inf")
         state.best = copy.deepcopy(policy.model.state_dict())
-    state.seconds = float(header.get("train_seconds") or 0.0)
+    state.seconds = float(training.get("seconds") or 0.0)
     return policy
 
 
@@ -273,8 +277,8 @@ def _validate(policy: GNNPolicy, tasks: list[TrainingTask], progress) -> float:
         if progress:
             progress("validating", k, len(tasks))
         reference = len(item.plan) if item.plan else None
-        budget = 4 * (reference or 25) + 20
-        found = greedy_policy(item.task, GNNHeuristic(policy, item.task), max_steps=budget)
+        budget = 2 * (reference or 25) + 10
+        found = greedy_policy(item.task, GNNHeuristic(policy, item.task), max_steps=budget, backtrack=False)
         if found.solved:
             score += min(1.0, (reference or len(found.plan)) / max(1, len(found.plan)))
     return score

@@ -8,9 +8,12 @@ vocabulary of relations, flags and types is rebuilt from it, so a policy runs on
 
 from __future__ import annotations
 
+import base64
+import binascii
 import io
 import json
 import os
+import pickle
 import warnings
 from pathlib import Path
 from typing import Any
@@ -63,11 +66,14 @@ class GNNPolicy:
         atomic_write(folder / SETTINGS, (json.dumps(self.settings, indent=2) + "\n").encode("utf-8"))
         return folder
 
-    def payload(self, optimizer: dict | None = None) -> bytes:
-        """The model's weights (and an optimizer's state, to resume training) as a knowledge file's payload."""
+    def model_data(self, optimizer: dict | None = None) -> dict:
+        """The `model` of a gnn knowledge file: the settings and the weights (and an optimizer's state, to resume
+        training), torch.save'd and base64-encoded."""
         buffer = io.BytesIO()
         torch.save({"model": self.model.state_dict(), "optimizer": optimizer}, buffer)
-        return buffer.getvalue()
+        keep = ("hidden", "iterations", "encoding", "domain_pddl")
+        return {**{k: self.settings[k] for k in keep if k in self.settings},
+                "weights": base64.b64encode(buffer.getvalue()).decode("ascii")}
 
     @classmethod
     def load(cls, path: str | os.PathLike, *, warn: bool = True) -> GNNPolicy:
@@ -100,15 +106,19 @@ class GNNPolicy:
         """The policy of a `gnn` knowledge file."""
         if knowledge.learner != "gnn":
             raise ApbError(f"{knowledge.path} holds {knowledge.learner} knowledge, not a gnn policy")
-        settings = dict(knowledge.header)
-        if settings.get("encoding") != ENCODING:
-            raise ApbError(f"{knowledge.path} was trained with an older state encoding of apb.rl: train it again")
-        policy = cls.create(settings["domain"], settings["hidden"], tuple(settings["iterations"]),
-                            settings.get("domain_pddl"))
-        state = torch.load(io.BytesIO(knowledge.payload), weights_only=True)
-        policy.model.load_state_dict(state["model"])
+        model = knowledge.data.get("model")
+        if not isinstance(model, dict) or model.get("encoding") != ENCODING:
+            raise ApbError(f"{knowledge.path} was trained with another state encoding of apb.rl: train it again")
+        try:
+            policy = cls.create(knowledge.domain, int(model["hidden"]), tuple(model["iterations"]),
+                                model.get("domain_pddl"))
+            state = torch.load(io.BytesIO(base64.b64decode(model["weights"])), weights_only=True)
+            policy.model.load_state_dict(state["model"])
+        except (KeyError, TypeError, ValueError, RuntimeError, EOFError, binascii.Error, pickle.UnpicklingError) as err:
+            raise ApbError(f"{knowledge.path}: a damaged gnn knowledge file ({type(err).__name__}): train it "
+                           "again") from None
         policy.model.eval()
-        policy.settings = settings
+        policy.settings.update(knowledge.training)
         policy.optimizer_state = state.get("optimizer")
         return policy
 
