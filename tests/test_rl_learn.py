@@ -257,3 +257,29 @@ def test_the_gnn_cannot_tell_a_hexagon_from_two_triangles():
         one = policy.values(hexagon, [hexagon.initial_state.bits])[0]
         two = policy.values(triangles, [triangles.initial_state.bits])[0]
         assert abs(one - two) < 1e-4 * max(1.0, abs(one))
+
+
+def test_an_interrupted_checkpoint_folder_is_marked_and_its_loader_says_so(tmp_path, monkeypatch):
+    """Generated-problem training (apb rl train DOMAIN --max-objects K): Ctrl-C / SIGTERM in the second epoch keeps
+    the first epoch's checkpoint, marked unfinished; loading it warns in one line (issue: 3 of 10 epochs used
+    without a word)."""
+    pytest.importorskip("torch")
+    import apb.rl.train as training
+    from apb.rl.policy import GNNPolicy
+
+    calls = []
+    real = training.fit_epoch
+
+    def stopping(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training, "fit_epoch", stopping)
+    config = training.TrainConfig("blocksworld", 4, problems=2, epochs=5, states_per_problem=20, hidden=8)
+    with pytest.raises(KeyboardInterrupt):
+        training.train(config, tmp_path / "policy")
+    with pytest.warns(KnowledgeWarning, match=r"training unfinished \(interrupted\) after 1 of 5 epochs"):
+        policy = GNNPolicy.load(tmp_path / "policy")
+    assert policy.settings["finished"] is False and policy.settings["epochs_done"] == 1
