@@ -55,7 +55,7 @@ def train(domain: str, work: Path, seconds: float) -> dict:
         print(f"{domain}: trained in {time.monotonic() - start:.0f} s (wall)", flush=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load_knowledge(out).header
+        return load_knowledge(out).training
 
 
 def main() -> None:
@@ -75,10 +75,11 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     bounds = json.loads((TRACK / "solutions" / "upper_bounds.json").read_text())
     for domain in args.domains.split(","):
-        header = train(domain, work, args.train_time)
-        print(f"{domain}: knowledge trained {header['train_seconds']} s, {header['epochs_done']} epochs "
-              f"({header['stop_reason']}), best epoch {header['best_epoch']}, validation score "
-              f"{header['best_score']} of {len(header['validation_tasks'])}, {header['samples']} samples", flush=True)
+        training = train(domain, work, args.train_time)
+        print(f"{domain}: knowledge trained {training['seconds']} s, {training['epochs_done']} epochs "
+              f"({training['stop_reason']}), best epoch {training['best_epoch']}, validation score "
+              f"{training['best_score']} of {len(training['validation_tasks'])}, {training['samples']} samples",
+              flush=True)
         knowledge = load_knowledge(work / f"{domain}.dk", warn=False)
         rows = {"gnn-greedy": [], "gbfs-ff": []}
         for n in range(low, high + 1):
