@@ -93,7 +93,7 @@ def main() -> None:
                 if result.solved:
                     assert task.validate(result.plan_strings()).valid
                 cost = result.plan_cost if result.solved else None
-                rows[planner].append((result.solved, reference / cost if cost and reference else 0.0,
+                rows[planner].append((result.solved, min(1.0, reference / cost) if cost and reference else 0.0,
                                       result.seconds))
                 print(f"  {domain} {name} {planner}: {result.status} cost {cost} (reference {reference}) "
                       f"{result.seconds:.1f} s", flush=True)
