@@ -100,6 +100,12 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
     assert main(["rl", "plan", str(out), str(TRACK / "blocksworld" / "domain.pddl"), str(test), str(plan)]) == 0
     assert "greedy-policy: solved" in capsys.readouterr().err
     assert _test_task("p01").validate_file(plan).valid
+    # without PyTorch, gnn knowledge is one clear error
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, "torch", None)
+        patch.delitem(sys.modules, "apb.rl.gnn_knowledge", raising=False)
+        assert main(["rl", "plan", str(out), str(TRACK / "blocksworld" / "domain.pddl"), str(test), str(plan)]) == 2
+        assert "pip install 'apb[rl]'" in capsys.readouterr().err
     # a knowledge file of another domain is refused for a task
     ferry = load_task(TRACK / "ferry" / "domain.pddl", TRACK / "ferry" / "testing" / "easy" / "p01.pddl")
     with pytest.raises(ApbError, match="trained on domain 'blocksworld'"):

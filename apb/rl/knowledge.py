@@ -96,7 +96,12 @@ class Knowledge:
             raise ApbError(f"{self.path} was trained on domain {self.domain!r}, not on {task.domain.name!r}")
         import importlib
 
-        return importlib.import_module(LEARNERS[self.learner]).heuristic(self, task)
+        try:
+            module = importlib.import_module(LEARNERS[self.learner])
+        except ImportError as err:  # the gnn learner's PyTorch
+            raise ApbError(f"{self.path}: {self.learner} knowledge needs {err.name or 'a missing package'}: pip "
+                           "install 'apb[rl]'") from None
+        return module.heuristic(self, task)
 
 
 def load_knowledge(path: str | os.PathLike, *, warn: bool = True) -> Knowledge:
