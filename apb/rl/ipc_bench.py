@@ -49,7 +49,7 @@ def knowledge_path(folder: str | os.PathLike, domain: str) -> Path:
     return Path(folder) / f"{domain}.json"
 
 
-def test_entries(dataset: Dataset, split: str, numbers: Sequence[int] | None) -> list[ProblemEntry]:
+def split_entries(dataset: Dataset, split: str, numbers: Sequence[int] | None) -> list[ProblemEntry]:
     """The test tasks of a split (or `test`: every size) whose numbers are in `numbers` (all when None)."""
     chosen = dataset.only(split)
     if numbers is None:
@@ -203,7 +203,7 @@ def run_bench(split: str, limit: float, *, knowledge: str | None = None, train_t
                            f"--learner wl --out {path}, or pass --train-time")
         if train_seconds is None and path.is_file():
             train_seconds = _trained_seconds(path)
-        result = bench_domain(dataset, test_entries(dataset, split_name, numbers), path, limit, reference, planners,
+        result = bench_domain(dataset, split_entries(dataset, split_name, numbers), path, limit, reference, planners,
                               log)
         result["training_seconds"] = train_seconds
         results.append(result)
