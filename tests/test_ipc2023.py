@@ -180,13 +180,13 @@ def test_score_arithmetic():
     runs = [{"task": "a", "solved": True, "valid": True, "cost": 10, "seconds": 0.2},
             {"task": "b", "solved": True, "valid": True, "cost": 20, "seconds": 60.0},
             {"task": "c", "solved": False, "valid": None, "cost": None, "seconds": 60.0}]
-    best = best_known_costs(runs + [{"task": "b", "solved": True, "valid": True, "cost": 15, "seconds": 1}],
+    best = best_known_costs([*runs, {"task": "b", "solved": True, "valid": True, "cost": 15, "seconds": 1}],
                             {"a": 10, "b": 16, "c": 7})
     assert best == {"a": 10, "b": 15, "c": 7}
     row = domain_scores(runs, best)
     assert row["coverage"] == 2 and row["quality"] == pytest.approx(1 + 15 / 20, abs=1e-3)
     assert row["agile"] == pytest.approx(1 + 1 - math.log(60) / math.log(1800), abs=1e-3)
-    voided = domain_scores(runs + [{"task": "d", "solved": False, "valid": False, "cost": 3, "seconds": 1}], best)
+    voided = domain_scores([*runs, {"task": "d", "solved": False, "valid": False, "cost": 3, "seconds": 1}], best)
     assert voided["invalid"] == 1 and voided["coverage"] == 0 and voided["quality"] == 0 and voided["voided"]
     assert parse_numbers("1-3,7") == [1, 2, 3, 7]
 

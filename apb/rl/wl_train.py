@@ -28,7 +28,7 @@ from apb.engine.errors import ApbError
 from apb.planners.astar import astar
 from apb.planners.space import Successors
 from apb.planners.wl_features import WLGraph
-from apb.planners.wl_model import WLModel, write_atomically
+from apb.planners.wl_model import WLModel
 
 Progress = Callable[[str, int, int], None]
 
