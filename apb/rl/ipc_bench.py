@@ -4,9 +4,10 @@ test tasks, side by side, with the track's scores (apb.rl.ipc_scores).
 Each planner runs as its own process on one task at a time (the track's one core), with the same time limit; the
 time T of a task is the CPU time of the process and its children, start-up, parsing and grounding included. CPU
 time, not wall-clock time: Fast Downward's limits are CPU limits, and on a shared machine wall-clock time measures
-the neighbours (the wall-clock time is recorded too, and a process still running at twice the limit is killed).
-apb's planner is `apb rl plan` (the track's interface) with the domain's knowledge file; LAMA-first is Fast Downward's alias on the
-task's own files. Every plan a planner returns is validated by the engine afterwards, outside the timing.
+the neighbours (the wall-clock time is recorded too; a process still running at twice the limit is killed).
+apb's planner is `apb rl plan` (the track's interface) with the domain's knowledge file; LAMA-first is Fast
+Downward's alias on the task's own files. Every plan a planner returns is validated by the engine afterwards,
+outside the timing.
 """
 
 from __future__ import annotations
