@@ -200,6 +200,7 @@ def train_wl(domain: str, tasks: Sequence[TrainingTask], out: str | os.PathLike,
     """Trains (or resumes) the model of `domain` on `tasks` (smallest first), writing `out` after every round."""
     config = config or WLConfig()
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     sidecar = out.with_name(out.name + ".samples.npz")
     start = time.monotonic()
     deadline = None if config.time_limit is None else start + config.time_limit
