@@ -4,9 +4,10 @@ test tasks, side by side, with the track's scores (apb.rl.ipc_scores).
 Each planner runs as its own process on one task at a time (the track's one core), with the same time limit; the
 time T of a task is the CPU time of the process and its children, start-up, parsing and grounding included. CPU
 time, not wall-clock time: Fast Downward's limits are CPU limits, and on a shared machine wall-clock time measures
-the neighbours (the wall-clock time is recorded too, and a process still running at twice the limit is killed). apb's planner is
-`apb rl plan` (the track's interface) with the domain's knowledge file; LAMA-first is Fast Downward's alias on the
-task's own files. Every plan a planner returns is validated by the engine afterwards, outside the timing.
+the neighbours (the wall-clock time is recorded too; a process still running at 5 x the limit + 30 s is killed).
+apb's planner is `apb rl plan` (the track's interface) with the domain's knowledge file; LAMA-first is Fast
+Downward's alias on the task's own files. Every plan a planner returns is validated by the engine afterwards,
+outside the timing.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from apb.rl.wl_train import TrainingTask, WLConfig, train_wl
 LEARNED = "apb-wl"
 LAMA = "lama-first"
 PLANNERS = (LEARNED, LAMA)
-GRACE = 10.0  # wall-clock seconds past twice the limit before a planner process is killed
+KILL_FACTOR, GRACE = 5.0, 30.0  # a planner process still running after 5 x the limit + 30 s (wall clock) is killed
 
 Log = Callable[[str], None]
 
@@ -49,7 +50,7 @@ def knowledge_path(folder: str | os.PathLike, domain: str) -> Path:
     return Path(folder) / f"{domain}.json"
 
 
-def test_entries(dataset: Dataset, split: str, numbers: Sequence[int] | None) -> list[ProblemEntry]:
+def split_entries(dataset: Dataset, split: str, numbers: Sequence[int] | None) -> list[ProblemEntry]:
     """The test tasks of a split (or `test`: every size) whose numbers are in `numbers` (all when None)."""
     chosen = dataset.only(split)
     if numbers is None:
@@ -77,9 +78,9 @@ def run_learned(knowledge: Path, domain_file: Path, problem_file: Path, limit: f
                    str(plan_file), "--time-limit", f"{limit:g}"]
         clock = _Clock()
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=2 * limit + GRACE)
+            done = subprocess.run(command, capture_output=True, text=True, timeout=KILL_FACTOR * limit + GRACE)
         except subprocess.TimeoutExpired:
-            return {"status": TIMEOUT, "plan": None, "message": f"killed after {2 * limit + GRACE:g} s",
+            return {"status": TIMEOUT, "plan": None, "message": f"killed after {KILL_FACTOR * limit + GRACE:g} s",
                     **clock.read()}
         plan = plan_file.read_text(encoding="utf-8") if plan_file.is_file() else None
         message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
@@ -91,7 +92,7 @@ def run_lama(domain_file: Path, problem_file: Path, limit: float) -> dict:
     """Fast Downward's LAMA-first on one task: {status, seconds, plan (text or None), message}."""
     clock = _Clock()
     status, plan, message = run_on_files(domain_file, problem_file, alias="lama-first", timeout=limit,
-                                         kill_after=2 * limit + GRACE)
+                                         kill_after=KILL_FACTOR * limit + GRACE)
     return {"status": status, "plan": plan, "message": message, **clock.read()}
 
 
@@ -203,7 +204,7 @@ def run_bench(split: str, limit: float, *, knowledge: str | None = None, train_t
                            f"--learner wl --out {path}, or pass --train-time")
         if train_seconds is None and path.is_file():
             train_seconds = _trained_seconds(path)
-        result = bench_domain(dataset, test_entries(dataset, split_name, numbers), path, limit, reference, planners,
+        result = bench_domain(dataset, split_entries(dataset, split_name, numbers), path, limit, reference, planners,
                               log)
         result["training_seconds"] = train_seconds
         results.append(result)

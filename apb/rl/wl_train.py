@@ -28,7 +28,7 @@ from apb.engine.errors import ApbError
 from apb.planners.astar import astar
 from apb.planners.space import Successors
 from apb.planners.wl_features import WLGraph
-from apb.planners.wl_model import WLModel, write_atomically
+from apb.planners.wl_model import WLModel
 
 Progress = Callable[[str, int, int], None]
 
@@ -200,6 +200,7 @@ def train_wl(domain: str, tasks: Sequence[TrainingTask], out: str | os.PathLike,
     """Trains (or resumes) the model of `domain` on `tasks` (smallest first), writing `out` after every round."""
     config = config or WLConfig()
     out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     sidecar = out.with_name(out.name + ".samples.npz")
     start = time.monotonic()
     deadline = None if config.time_limit is None else start + config.time_limit
