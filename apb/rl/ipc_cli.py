@@ -87,7 +87,7 @@ def cmd_wl_train(args: argparse.Namespace) -> int:
 
 
 def cmd_rl_plan(args: argparse.Namespace) -> int:
-    from apb.rl.knowledge import plan_with_knowledge
+    from apb.rl.greedy import plan_with_knowledge
 
     task = load_task(args.domain, args.task)
     left = max(0.0, args.time_limit - time.process_time())  # the process's CPU time so far: start-up and grounding

@@ -134,26 +134,6 @@ def load_knowledge(path: str | os.PathLike, *, warn: bool = True) -> Knowledge:
     return knowledge
 
 
-def plan_with_knowledge(task: Task, path: str | os.PathLike, *, timeout: float | None = None,
-                        search: str | None = None, fallback: str = "none", cpu_time: bool = False):
-    """Plans `task` with a knowledge file of any learner: greedy policy execution with backtracking
-    (`search="policy"`, apb.rl.greedy; the default for gnn knowledge) or greedy best-first search
-    (`"gbfs"`, apb.planners.learned_search, with h_FF alternation when `fallback="ff"`). The plan is validated
-    by the engine; an unfinished file warns (KnowledgeWarning)."""
-    from apb.planners.learned_search import learned_gbfs
-    from apb.rl.greedy import greedy_policy
-
-    knowledge = load_knowledge(path, warn=False)
-    if not knowledge.finished:
-        warnings.warn(unfinished_line(knowledge), KnowledgeWarning, stacklevel=2)
-    h = knowledge.heuristic(task)
-    search = search or ("policy" if knowledge.learner == "gnn" else "gbfs")
-    if search == "policy":
-        return greedy_policy(task, h, timeout=timeout, cpu_time=cpu_time)
-    return learned_gbfs(task, h, timeout=timeout, fallback=fallback, cpu_time=cpu_time,
-                        name=f"{knowledge.learner}-gbfs" + ("" if fallback == "none" else f"+{fallback}"))
-
-
 def unfinished_line(knowledge: Knowledge) -> str:
     """The one line said when an unfinished knowledge file is used."""
     return f"{knowledge.status()}: using the best model so far (resume with apb rl train ... --resume)"
