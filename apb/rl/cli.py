@@ -36,8 +36,8 @@ def add_parsers(commands) -> None:
     t.add_argument("--tasks", metavar="A-B", help="only the training tasks numbered A to B")
     t.add_argument("--validation", type=int, default=4,
                    help="training tasks held out to choose the best model (default 4, at most one in five)")
-    t.add_argument("--resume", action="store_true", help="continue the training recorded in --out")
-    t.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    t.add_argument("--resume", action="store_true", help="continue the training recorded in --out (gnn)")
+    t.add_argument("--overwrite", action="store_true", help="replace an existing --out file (gnn)")
     t.add_argument("--max-objects", type=int, help="generated problems of a bundled domain: the largest, in objects")
     t.add_argument("--problems", type=int, default=40, help="with --max-objects: training problems (default 40)")
     t.add_argument("--epochs", type=int, help="passes over the labelled states (default 10 with --max-objects; else "

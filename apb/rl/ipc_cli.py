@@ -56,7 +56,8 @@ def add_train_flags(t) -> None:
     """The flags `apb rl train` gains for the learners of this module."""
     t.add_argument("--learner", choices=LEARNERS, default="gnn",
                    help="gnn (the relational GNN policy) or wl (Weisfeiler-Leman features, numpy only)")
-    t.add_argument("--time-limit", type=positive_float, default=None, help="seconds of training (wl)")
+    t.add_argument("--time-limit", type=positive_float, default=None,
+                   help="seconds of training, from the command's start (gnn: without --epochs, epochs run until then)")
     t.add_argument("--iterations", type=int, default=2, help="colour refinement rounds of the wl learner (default 2)")
 
 
