@@ -120,6 +120,9 @@ def test_knowledge_files_are_checked_and_written_atomically(tmp_path):
                                                "training": {"finished": False, "stop_reason": "interrupted",
                                                             "epochs_done": 3, "epochs_planned": 10}})
     assert [p.name for p in tmp_path.iterdir()] == ["k.dk"]  # no temporary file left
+    mask = os.umask(0)
+    os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~mask  # not mkstemp's private 0600
     with pytest.warns(KnowledgeWarning, match=r"unfinished \(interrupted\) after 3 of 10 epochs"):
         knowledge = load_knowledge(path)
     assert knowledge.data["model"] == {"weights": "AA=="} and not knowledge.finished

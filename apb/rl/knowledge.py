@@ -154,6 +154,7 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, _file_mode(path))  # mkstemp's 0600 would make the file private
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -163,6 +164,16 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _file_mode(path: Path) -> int:
+    """The mode a new file gets (0666 less the umask), or the mode of the file being replaced."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def state_bits(states: Sequence[Any]) -> list[int]:
