@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from apb.engine import Task
 from apb.planners.heuristics import INF, make_heuristic
 from apb.planners.result import ERROR, SOLVED, UNSOLVABLE, Budget, SearchResult
-from apb.planners.space import SearchSpace, Successors, goal_test
+from apb.planners.space import SearchSpace, Successors, expand, goal_test
 
 BatchHeuristic = Callable[[Sequence[int]], Sequence[float]]
 FALLBACKS = ("none", "ff")
@@ -37,7 +37,6 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
     successors = Successors(task)
     is_goal = goal_test(task)
     space = SearchSpace()
-    ids = space.ids
     expanded = generated = evaluated = 0
 
     def finish(status: str, plan=None, message: str = "") -> SearchResult:
@@ -68,16 +67,10 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
             continue
         closed.add(node)
         expanded += 1
-        child_g = space.g[node] + 1
-        fresh: list[int] = []
-        for action, succ in successors(space.bits[node]):
-            generated += 1
-            if succ in ids:
-                continue
-            child = space.add(succ, child_g, node, action)
-            if is_goal(succ):
-                return finish(SOLVED, space.plan(child, task.actions))
-            fresh.append(child)
+        fresh, goal, count = expand(space, successors, node, is_goal)
+        generated += count
+        if goal is not None:
+            return finish(SOLVED, space.plan(goal, task.actions))
         if not fresh:
             continue
         values = heuristic([space.bits[c] for c in fresh])

@@ -149,19 +149,17 @@ def fit_ridge(samples: Samples, ridge: float, iterations: int = 300) -> tuple[np
 
 
 def plan_states(task: Task, plan: Sequence[str]) -> list[int] | None:
-    """The bits of the states along a reference plan (None when the plan is not valid on the task)."""
-    state = task.initial_state
-    states = [state.bits]
-    for text in plan:
-        try:
-            action = task.parse_action(text)
-        except ApbError:
+    """The bits of the states along a reference plan (None when the plan does not reach the goal on the task)."""
+    try:
+        actions = [task.parse_action(text) for text in plan]
+    except ApbError:
+        return None
+    states = [task.initial_state]
+    for action in actions:
+        if not task.is_applicable(states[-1], action):
             return None
-        if task.explain(state, action):
-            return None
-        state = task.successor(state, action)
-        states.append(state.bits)
-    return states if task.is_goal(state) else None
+        states.append(task.successor(states[-1], action))
+    return [state.bits for state in states] if task.is_goal(states[-1]) else None
 
 
 def task_samples(task: Task, plan: Sequence[str], graph: WLGraph, config: WLConfig, neighbours: bool,
