@@ -2,15 +2,15 @@
 protocol): `apb rl train SOURCE --learner gnn --out FILE [--time-limit S]`.
 
 1. Tasks: every problem of the source's training split with its reference plan where the source has one. Up to
-   `validation` of them (one in five at most, spread over the sizes) are held out to choose the model.
+   `validation` of them (one in five at most, spread over the smaller two thirds of the sizes) are held out to
+   choose the model.
 2. Labels (apb.rl.labels): small tasks exactly (every reachable state's optimal distance), larger ones along their
    plan, refined by A* near the goal. At most `label_share` of the time limit goes to labelling; tasks left are
    skipped (and counted).
 3. Epochs (apb.rl.train.fit_epoch, the loss of apb.rl.train) until `epochs` or the time limit. After each, the
-   greedy policy (apb.rl.greedy, no backtracking, 2x the reference plan + 10 steps) runs on the validation tasks
-   (from the smaller two thirds of the sizes, where it is cheap): the score is
-   the track's quality, the sum of reference length / plan length over the solved ones; ties go to the lower
-   training loss. Without validation tasks the lowest training loss wins.
+   greedy policy (apb.rl.greedy, no backtracking, 2x the reference plan + 10 steps) runs on the validation tasks:
+   the score is the track's quality, the sum of reference length / plan length over the solved ones; ties go to
+   the lower training loss. Without validation tasks the lowest training loss wins.
 4. The knowledge file (apb.rl.knowledge) holds the best model so far: written after labelling (untrained) and
    whenever the score improves, marked `finished: false` ("running"); at the end `finished: true` ("epochs" or
    "time-limit"). Ctrl-C or SIGTERM writes the best so far marked "interrupted" and re-raises. `resume=True`
@@ -127,7 +127,7 @@ def learn(domain_pddl: str, domain_name: str, tasks: list[TrainingTask], config:
     torch.set_num_threads(max(1, config.threads))
     out = Path(out)
     result = LearnResult(str(out))
-    state = _Progress()
+    state = _Best()
     if config.resume:
         policy = _resumed(out, domain_name, state, result)
     else:
@@ -202,7 +202,7 @@ def learn(domain_pddl: str, domain_name: str, tasks: list[TrainingTask], config:
     return policy, result
 
 
-class _Progress:
+class _Best:
     """The best model so far: its weights, score and loss; seconds of earlier runs (resume)."""
 
     def __init__(self) -> None:
@@ -218,7 +218,7 @@ class _Progress:
         return False
 
 
-def _resumed(out: Path, domain_name: str, state: _Progress, result: LearnResult) -> GNNPolicy:
+def _resumed(out: Path, domain_name: str, state: _Best, result: LearnResult) -> GNNPolicy:
     """The policy of the knowledge file to resume, with the progress it records."""
     knowledge = load_knowledge(out, warn=False)
     if knowledge.learner != "gnn" or knowledge.domain != domain_name:
