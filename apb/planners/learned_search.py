@@ -28,7 +28,7 @@ FALLBACKS = ("none", "ff")
 
 def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None = 60.0,
                  max_nodes: int | None = None, fallback: str = "none", name: str = "learned-gbfs",
-                 cpu_time: bool = False, ties: str = "fifo") -> SearchResult:
+                 cpu_time: bool = False, ties: str = "lifo") -> SearchResult:
     """Greedy best-first search with a batched learned heuristic (see the module docstring); `cpu_time` makes
     `timeout` a limit of the process's CPU time."""
     budget = Budget(timeout, max_nodes, time.process_time if cpu_time else time.perf_counter)
