@@ -202,3 +202,18 @@ def test_knowledge_file_errors_are_one_line(tmp_path):
     bad.write_text("{")
     with pytest.raises(ApbError, match="not a readable knowledge file"):
         WLModel.load(bad)
+
+
+def test_plan_labels_drop_the_reference_plans_detours():
+    from apb.rl.wl_train import task_samples
+
+    dataset = from_ipc2023("blocksworld")
+    task = dataset.task("easy/p01")
+    gold = [step.text for step in dataset.gold_plan("easy/p01").steps]
+    start = task.initial_state
+    out = task.applicable(start)[0]
+    back = next(b for b in task.applicable(task.apply(start, out)) if task.apply(task.apply(start, out), b) == start)
+    states, labels = task_samples(task, [str(out), str(back), *gold], WLGraph(task), WLConfig(), False, None)
+    label = dict(zip(states, labels))
+    assert label[start.bits] == len(gold)  # the detour out and back is not part of the cost to go
+    assert label[task.apply(start, out).bits] == len(gold) + 1

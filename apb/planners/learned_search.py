@@ -28,7 +28,7 @@ FALLBACKS = ("none", "ff")
 
 def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None = 60.0,
                  max_nodes: int | None = None, fallback: str = "none", name: str = "learned-gbfs",
-                 cpu_time: bool = False) -> SearchResult:
+                 cpu_time: bool = False, ties: str = "lifo") -> SearchResult:
     """Greedy best-first search with a batched learned heuristic (see the module docstring); `cpu_time` makes
     `timeout` a limit of the process's CPU time."""
     budget = Budget(timeout, max_nodes, time.process_time if cpu_time else time.perf_counter)
@@ -52,7 +52,7 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
     root = space.add(root_bits, 0, -1, -1)
     if is_goal(root_bits):
         return finish(SOLVED, [])
-    seq = 0
+    seq, step = 0, 1 if ties == "fifo" else -1  # among equal h: oldest first (fifo) or newest first (lifo)
     queues: list[list] = [[(0.0, 0, root)]] + ([[(0.0, 0, root)]] if second is not None else [])
     turn = 0
     closed: set[int] = set()
@@ -76,7 +76,7 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
         values = heuristic([space.bits[c] for c in fresh])
         evaluated += len(fresh)
         for child, h in zip(fresh, values):
-            seq -= 1  # newest first among equal h
+            seq += step
             heapq.heappush(queues[0], (float(h), seq, child))
             if second is not None:
                 h2 = second(space.bits[child])

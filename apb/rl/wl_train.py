@@ -1,10 +1,11 @@
 """Training the Weisfeiler-Leman cost-to-go model (apb.planners.wl_model) from a domain's training tasks only.
 
 Samples are the engine's own states: each state along a training task's reference plan, labelled with the cost of
-the rest of the plan, and, on tasks small enough, the successors of those states labelled with their optimal cost
-to go by A* (LM-cut, a node budget per state). Every plan state is also re-labelled by A* where A* finishes, so a
-non-optimal reference plan does not teach its detours. Features are colour counts (apb.planners.wl_features); the
-model is ridge regression on them, solved by conjugate gradients on the sparse counts (numpy only).
+the rest of the plan shortened by the plan's one-step shortcuts (`shortcut_costs`: reference plans are not optimal,
+and their detours would teach the model that goals are far), and, on the smallest tasks, the successors of those
+states labelled with their optimal cost to go by A* (LM-cut, a node budget per state). Features are colour counts
+(apb.planners.wl_features); the model is ridge regression on them, solved by conjugate gradients on the sparse
+counts (numpy only).
 
 Tasks are visited from the smallest; after each round of tasks the model is refitted and the knowledge file is
 rewritten atomically. The samples go to a sidecar file (`<knowledge>.samples.npz`) so that a second run with the
@@ -162,16 +163,34 @@ def plan_states(task: Task, plan: Sequence[str]) -> list[int] | None:
     return [state.bits for state in states] if task.is_goal(states[-1]) else None
 
 
+def shortcut_costs(states: list[int], successors: Successors) -> list[float]:
+    """The cost to go of each state along a plan, shortened where one action leads from a state to a later state of
+    the plan (a reference plan that turns a satellite to B and then to C could have turned it to C at once): the
+    shortest path to the goal over the plan's steps and those shortcuts (unit costs)."""
+    last = {bits: i for i, bits in enumerate(states)}  # the latest position of each state (plans may revisit)
+    cost = [0.0] * len(states)
+    for i in range(len(states) - 2, -1, -1):
+        best = cost[i + 1] + 1
+        for _, child in successors(states[i]):
+            j = last.get(child)
+            if j is not None and j > i + 1:
+                best = min(best, cost[j] + 1)
+        cost[i] = best
+    return cost
+
+
 def task_samples(task: Task, plan: Sequence[str], graph: WLGraph, config: WLConfig, neighbours: bool,
                  deadline: float | None) -> tuple[list[int], list[float]]:
     """The labelled states of one training task (see the module docstring)."""
     states = plan_states(task, plan)
     if states is None:
         return [], []
-    labels = {bits: float(len(states) - 1 - i) for i, bits in enumerate(states)}
+    successors = Successors(task)
+    labels: dict[int, float] = {}
+    for bits, cost in zip(states, shortcut_costs(states, successors)):
+        labels[bits] = min(cost, labels.get(bits, cost))
     if not neighbours:
         return list(labels), list(labels.values())
-    successors = Successors(task)
     for bits in states[:-1]:
         for _, child in successors(bits):
             if child in labels or (deadline is not None and time.monotonic() > deadline):
