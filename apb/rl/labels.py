@@ -3,11 +3,12 @@
 - A task whose reachable space has at most `state_limit` states is labelled exactly (apb.rl.problems.cost_to_go)
   and sampled as in apb.rl.train: a state with an optimal successor (c+) and a worse sibling (c-).
 - A larger task is labelled along a plan (its reference plan, else one found by greedy best-first search with
-  h_FF): the i-th state of the plan gets the plan's remaining steps, lowered to the optimum where A* (LM-cut)
-  finds it within a small budget (it does from states near the goal), and to the next state's label + 1. A
-  sample is (the next state of the plan, the state itself): the plan moves one step closer. Where A* gave the
-  state's optimum, siblings off the plan are labelled by A* too, and one strictly worse than the plan's next
-  state is a second sample (c+ the plan's next state, c- that sibling).
+  h_FF): the i-th state of the plan gets the plan's remaining steps (shortened by the plan's one-step shortcuts,
+  apb.rl.wl_train.shortcut_costs), lowered to the optimum where A* (LM-cut) finds it within a small budget (it
+  does from states near the goal), and to the next state's label + 1. A sample is (the next state of the plan,
+  the state itself) where the plan's next state is one step closer. Where A* gave the state's optimum, siblings
+  off the plan are labelled by A* too, and one strictly worse than the plan's next state is a second sample (c+
+  the plan's next state, c- that sibling).
 
 Labels count steps (unit costs), as the planners' plan length does.
 """
@@ -24,7 +25,7 @@ from apb.planners.heuristics import LMCut
 from apb.planners.space import Successors
 from apb.rl.graphs import StateGraph, TaskEncoder
 from apb.rl.problems import cost_to_go
-from apb.rl.wl_train import plan_states
+from apb.rl.wl_train import plan_states, shortcut_costs
 
 EXACT, PLAN, NONE = "exact", "plan", "none"
 
@@ -66,7 +67,8 @@ def task_samples(key: int, task: Task, plan: list[str] | None, encoder: TaskEnco
         if not found.solved:
             return NONE
         trace = plan_states(task, found.plan_strings())
-    labels = [float(len(trace) - 1 - i) for i in range(len(trace))]
+    successors = Successors(task)
+    labels = shortcut_costs(trace, successors)  # the steps left, shortened by the plan's one-step shortcuts
     deadline = time.monotonic() + astar_seconds
     optimum = _Optimum(task, astar_nodes, deadline)
     exact: set[int] = set()
@@ -78,10 +80,10 @@ def task_samples(key: int, task: Task, plan: list[str] | None, encoder: TaskEnco
         labels[i] = min(labels[i], d)
     for i in range(len(trace) - 2, -1, -1):
         labels[i] = min(labels[i], labels[i + 1] + 1)
-    successors = Successors(task)
     for i in range(len(trace) - 1):
         nxt = sink.node(key, encoder, trace[i + 1], labels[i + 1])
-        sink.pairs.append((nxt, sink.node(key, encoder, trace[i], labels[i])))
+        if labels[i] >= labels[i + 1] + 1:  # not where a shortcut makes the plan's next state no closer
+            sink.pairs.append((nxt, sink.node(key, encoder, trace[i], labels[i])))
         if i in exact:
             siblings = [c for _, c in successors(trace[i]) if c != trace[i + 1] and c != trace[i]]
             if siblings:
