@@ -83,7 +83,8 @@ def run_learned(knowledge: Path, domain_file: Path, problem_file: Path, limit: f
             return {"status": TIMEOUT, "plan": None, "message": f"killed after {KILL_FACTOR * limit + GRACE:g} s",
                     **clock.read()}
         plan = plan_file.read_text(encoding="utf-8") if plan_file.is_file() else None
-        message = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else ""
+        said = (done.stdout.strip() + "\n" + done.stderr.strip()).strip()
+        message = said.splitlines()[-1] if said else ""
         return {"status": SOLVED if plan is not None else "unsolved", "plan": plan, "message": message,
                 **clock.read()}
 

@@ -95,11 +95,11 @@ def cmd_rl_plan(args: argparse.Namespace) -> int:
     result = plan_with_knowledge(task, args.knowledge, timeout=left, search=args.search, fallback=args.fallback,
                                  cpu_time=True)
     if result.plan is None:
-        _log(f"; {result.planner}: {result.status} ({result.message}); expanded {result.expanded}")
+        print(f"; {result.planner}: {result.status} ({result.message}); expanded {result.expanded}")
         return EXIT_NEGATIVE
     Path(args.plan).write_text(format_plan(result.plan), encoding="utf-8")
-    _log(f"; {result.planner}: solved, cost {result.plan_cost:g}; expanded {result.expanded}, "
-         f"{result.seconds:.2f} s of search")
+    print(f"; {result.planner}: solved, cost {result.plan_cost:g}; expanded {result.expanded}, "
+          f"{result.seconds:.2f} s of search; plan in {args.plan}")
     return EXIT_OK
 
 
