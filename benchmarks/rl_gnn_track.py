@@ -1,6 +1,6 @@
 """The GNN learner on the IPC 2023 Learning Track (shared/reference/ipc2023-learning): train on a domain's training
-tasks (with their reference plans), then greedy policy execution (apb.rl.greedy, with backtracking) on easy test
-tasks, beside apb's greedy best-first search with h_FF at the same per-task time limit.
+tasks (with their reference plans), then greedy policy execution (apb.planners.learned_policy, with backtracking)
+on easy test tasks, beside apb's greedy best-first search with h_FF at the same per-task time limit.
 
     python benchmarks/rl_gnn_track.py --domains blocksworld,ferry,miconic --train-time 300 --tasks 1-10 \
         --time-limit 60 [--work DIR] [--no-baseline] [--cpu-time]
@@ -25,8 +25,8 @@ from pathlib import Path
 
 from apb.engine import load_task
 from apb.planners import greedy_best_first
-from apb.rl.greedy import greedy_policy
-from apb.rl.knowledge import load_knowledge
+from apb.planners.knowledge_files import load_knowledge
+from apb.planners.learned_policy import greedy_policy
 
 TRACK = Path(os.environ.get("APB_IPC2023", Path(__file__).resolve().parents[2] / "shared" / "reference"
                             / "ipc2023-learning"))

@@ -24,8 +24,9 @@ from apb.engine import load_task
 from apb.planners import solve
 from apb.planners.wl_features import WLGraph
 from apb.planners.wl_model import WLModel
-from apb.rl.ipc_bench import bench_domain, parse_numbers, split_entries, training_tasks
+from apb.rl.ipc_bench import bench_domain, parse_numbers, split_entries
 from apb.rl.ipc_scores import agile, best_known_costs, domain_scores, quality
+from apb.rl.training_tasks import training_tasks
 from apb.rl.wl_train import WLConfig, train_wl
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +45,7 @@ def blocks_model(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wl") / "blocksworld.json"
     os.environ[ROOT_ENV] = str(REF)
     dataset = from_ipc2023("blocksworld")
-    train_wl("blocksworld", training_tasks(dataset.only("training"))[:5], out, WLConfig())
+    train_wl("blocksworld", training_tasks(dataset.only("training"), smallest_first=True)[:5], out, WLConfig())
     return out
 
 
@@ -122,7 +123,7 @@ def test_train_on_five_tasks_then_plan_two_test_tasks(blocks_model):
 
 def test_training_resumes_from_its_last_file(tmp_path):
     dataset = from_ipc2023("spanner")
-    tasks = training_tasks(dataset.only("training"))
+    tasks = training_tasks(dataset.only("training"), smallest_first=True)
     out = tmp_path / "spanner.json"
     first = train_wl("spanner", tasks[:3], out, WLConfig(neighbour_tasks=0))
     assert first.training["tasks"] == 3 and first.training["finished"]

@@ -1,7 +1,8 @@
 """The GNN learner on a domain's training tasks (the IPC 2023 Learning Track's protocol, apb.rl.learn): training on 5
-training tasks of the track's Blocksworld with their reference plans, the knowledge file (apb.rl.knowledge: its
-header, the warning on an unfinished one, atomic writes), greedy policy execution with backtracking
-(apb.rl.greedy) on 2 easy test tasks, SIGTERM mid-training (a subprocess), resuming, progress lines in a log."""
+training tasks of the track's Blocksworld with their reference plans, the knowledge file
+(apb.planners.knowledge_files: its header, the warning on an unfinished one, atomic writes), greedy policy execution
+with backtracking (apb.planners.learned_policy) on 2 easy test tasks, SIGTERM mid-training (a subprocess),
+resuming, progress lines in a log."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from apb.cli import main
 from apb.engine import load_task
 from apb.errors import ApbError
 from apb.planners.heuristics import GoalCount
-from apb.rl.greedy import greedy_policy
-from apb.rl.knowledge import KnowledgeWarning, load_knowledge, write_knowledge
+from apb.planners.knowledge_files import KnowledgeWarning, load_knowledge, write_knowledge
+from apb.planners.learned_policy import greedy_policy
 
 ROOT = Path(__file__).resolve().parents[1]
 TRACK = ROOT.parent / "shared" / "reference" / "ipc2023-learning"
@@ -98,7 +99,7 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
     plan = tmp_path / "p01.plan"
     test = TRACK / "blocksworld" / "testing" / "easy" / "p01.pddl"
     assert main(["rl", "plan", str(out), str(TRACK / "blocksworld" / "domain.pddl"), str(test), str(plan)]) == 0
-    assert "greedy-policy: solved" in capsys.readouterr().err
+    assert "gnn-policy: solved" in capsys.readouterr().err
     assert _test_task("p01").validate_file(plan).valid
     # without PyTorch, gnn knowledge is one clear error
     with pytest.MonkeyPatch.context() as patch:

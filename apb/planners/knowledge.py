@@ -1,42 +1,48 @@
-"""Planning with learned domain knowledge: a knowledge file (written by `apb rl train`) turned into a heuristic and
-searched with apb.planners.learned_search. `knowledge_kind(path)` says which learner wrote a file; this layer plans
-with the Weisfeiler-Leman model (kind "wl"); other kinds are planned by the layer that owns their model.
+"""Planning with learned domain knowledge: a knowledge file of any learner (apb.planners.knowledge_files: what
+`apb rl train` writes) turned into a heuristic, then greedy policy execution with backtracking
+(apb.planners.learned_policy; the default for gnn knowledge) or greedy best-first search (apb.planners.learned_search;
+the default for wl knowledge). `apb solve --planner learned` and `apb rl plan` both plan through here.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 
 from apb.engine import Task
 from apb.engine.errors import ApbError
+from apb.planners.knowledge_files import KnowledgeWarning, load_knowledge, unfinished_line
+from apb.planners.learned_policy import greedy_policy
 from apb.planners.learned_search import FALLBACKS, learned_gbfs
 from apb.planners.result import SearchResult
-from apb.planners.wl_model import KIND as WL_KIND
-from apb.planners.wl_model import WLModel, read_knowledge
 
 DEFAULT_FALLBACK = "none"
-
-
-def knowledge_kind(path: str | os.PathLike) -> str:
-    """The learner that wrote a knowledge file (its `kind`); ApbError for a file that is not one."""
-    data = read_knowledge(path)
-    kind = data.get("kind") if isinstance(data, dict) else None
-    if not isinstance(kind, str):
-        raise ApbError(f"{path}: not a knowledge file of apb rl train (it has no kind)")
-    return kind
+SEARCHES = ("policy", "gbfs")
+DEFAULT_SEARCH = {"gnn": "policy"}  # a learner's default search; "gbfs" for the others
 
 
 def solve_with_knowledge(task: Task, path: str | os.PathLike, *, timeout: float | None = 60.0,
-                         max_nodes: int | None = None, fallback: str = DEFAULT_FALLBACK,
+                         max_nodes: int | None = None, search: str | None = None, fallback: str = DEFAULT_FALLBACK,
                          cpu_time: bool = False) -> SearchResult:
-    """Greedy best-first search guided by the knowledge file's heuristic (a WL model); the plan is validated.
-    `cpu_time` makes `timeout` a limit of CPU time."""
+    """Plans `task` with a knowledge file of any learner: greedy policy execution with backtracking
+    (`search="policy"`) or greedy best-first search (`"gbfs"`, alternating with h_FF when `fallback="ff"`); `None`
+    picks the learner's default (DEFAULT_SEARCH). `max_nodes` bounds the expansions (the policy's steps), `cpu_time`
+    makes `timeout` a limit of CPU time. The plan is validated by the engine; an unfinished file warns
+    (KnowledgeWarning, one line)."""
     if fallback not in FALLBACKS:
         raise ApbError(f"unknown fallback {fallback!r}: choose one of {', '.join(FALLBACKS)}")
-    kind = knowledge_kind(path)
-    if kind != WL_KIND:
-        raise ApbError(f"{path}: knowledge of kind {kind!r} is planned with apb rl plan, not here "
-                       f"(apb solve plans with kind {WL_KIND!r})")
-    model = WLModel.load(path)
-    return learned_gbfs(task, model.heuristic(task), timeout=timeout, max_nodes=max_nodes, fallback=fallback,
-                        name=f"{WL_KIND}-gbfs" + ("" if fallback == "none" else f"+{fallback}"), cpu_time=cpu_time)
+    if search is not None and search not in SEARCHES:
+        raise ApbError(f"unknown search {search!r}: choose one of {', '.join(SEARCHES)}")
+    knowledge = load_knowledge(path, warn=False)
+    if not knowledge.finished:
+        warnings.warn(unfinished_line(knowledge), KnowledgeWarning, stacklevel=2)
+    h = knowledge.heuristic(task)
+    search = search or DEFAULT_SEARCH.get(knowledge.learner, "gbfs")
+    if search == "policy":
+        if fallback != "none":
+            raise ApbError("the greedy policy takes no fallback heuristic (it applies to --search gbfs)")
+        result = greedy_policy(task, h, timeout=timeout, max_steps=max_nodes, cpu_time=cpu_time)
+        result.planner = f"{knowledge.learner}-policy"
+        return result
+    return learned_gbfs(task, h, timeout=timeout, max_nodes=max_nodes, fallback=fallback, cpu_time=cpu_time,
+                        name=f"{knowledge.learner}-gbfs" + ("" if fallback == "none" else f"+{fallback}"))

@@ -11,16 +11,15 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from apb.engine import Task
 from apb.engine.errors import ApbError
+from apb.planners.knowledge_files import FORMAT, Knowledge, atomic_write, load_knowledge
 from apb.planners.wl_features import WLGraph
 
 KIND = "wl"
-FORMAT = 1
 
 
 @dataclass
@@ -63,11 +62,11 @@ class WLModel:
 
     def save(self, path: str | os.PathLike) -> None:
         """Writes the knowledge file atomically (a temporary file renamed over it)."""
-        write_atomically(path, json.dumps(self.to_json()))
+        atomic_write(path, json.dumps(self.to_json()).encode("utf-8"))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> WLModel:
-        return cls.from_json(read_knowledge(path), str(path))
+        return cls.from_json(load_knowledge(path, warn=False).data, str(path))
 
 
 class WLHeuristic:
@@ -91,23 +90,6 @@ class WLHeuristic:
         return (np.bincount(owner, weights=weight, minlength=len(bits_list)) + self.model.bias).tolist()
 
 
-def write_atomically(path: str | os.PathLike, text: str) -> None:
-    """Writes `text` to `path` through a temporary file in the same folder and `os.replace`."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)
-
-
-def read_knowledge(path: str | os.PathLike) -> dict:
-    """A knowledge file's JSON object; ApbError naming the file when it is missing or not JSON."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ApbError(f"{path}: no such knowledge file (write one with apb rl train)") from None
-    except (OSError, UnicodeDecodeError, ValueError) as err:
-        raise ApbError(f"{path}: not a readable knowledge file ({err})") from None
+def heuristic(knowledge: Knowledge, task: Task) -> WLHeuristic:
+    """apb.planners.knowledge_files' hook (LEARNERS["wl"]): the heuristic of a `wl` knowledge file for `task`."""
+    return WLModel.from_json(knowledge.data, str(knowledge.path)).heuristic(task)

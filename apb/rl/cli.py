@@ -10,8 +10,8 @@ import time
 from apb.console import make_console
 from apb.engine.errors import ApbError
 from apb.exit_codes import EXIT_OK
+from apb.planners.knowledge_files import DEFAULT_EPOCHS
 from apb.rl.ipc_cli import add_ipc_parsers, add_train_flags, cmd_wl_train
-from apb.rl.knowledge import DEFAULT_EPOCHS
 from apb.rl.progress import reporter
 
 # PyTorch's default (a thread per core) makes the small per-step forward passes of the policy far slower as soon as
@@ -116,8 +116,9 @@ def _train_tasks(args: argparse.Namespace) -> int:
     from apb.datasets import resolve
     from apb.datasets.ipc2023 import TRAINING
     from apb.datasets.sources import ALL_SPLITS
-    from apb.rl.learn import LearnConfig, learn, training_tasks
+    from apb.rl.learn import LearnConfig, learn
     from apb.rl.problems import parse_range
+    from apb.rl.training_tasks import training_tasks
 
     if args.learner != "gnn":
         raise ApbError(f"--learner {args.learner}: not available in this apb (gnn is)")

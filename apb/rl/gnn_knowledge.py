@@ -1,4 +1,5 @@
-"""The `gnn` learner's side of apb.rl.knowledge: a knowledge file's GNN as a StateHeuristic (needs PyTorch)."""
+"""The `gnn` learner's side of apb.planners.knowledge_files: a knowledge file's GNN as a StateHeuristic (needs
+PyTorch)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import torch
 
 from apb.engine.task import Task
-from apb.rl.knowledge import Knowledge, state_bits
+from apb.planners.knowledge_files import Knowledge, state_bits
 from apb.rl.policy import GNNPolicy
 
 
@@ -29,7 +30,8 @@ class GNNHeuristic:
 
 
 def heuristic(knowledge: Knowledge, task: Task) -> GNNHeuristic:
-    """apb.rl.knowledge's hook: the heuristic of a `gnn` knowledge file for `task`. PyTorch runs on one thread
-    (the track's one core; more threads only slow the small forward passes down on a shared machine)."""
+    """apb.planners.knowledge_files' hook (LEARNERS["gnn"]): the heuristic of a `gnn` knowledge file for `task`.
+    PyTorch runs on one thread (the track's one core; more threads only slow the small forward passes down on a shared
+    machine)."""
     torch.set_num_threads(1)
     return GNNHeuristic(GNNPolicy.from_knowledge(knowledge), task)

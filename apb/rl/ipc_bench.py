@@ -5,9 +5,11 @@ Each planner runs as its own process on one task at a time (the track's one core
 time T of a task is the CPU time of the process and its children, start-up, parsing and grounding included. CPU
 time, not wall-clock time: Fast Downward's limits are CPU limits, and on a shared machine wall-clock time measures
 the neighbours (the wall-clock time is recorded too; a process still running at 5 x the limit + 30 s is killed).
-apb's planner is `apb rl plan` (the track's interface) with the domain's knowledge file; LAMA-first is Fast
-Downward's alias on the task's own files. Every plan a planner returns is validated by the engine afterwards,
-outside the timing.
+apb's learned planners are `apb rl plan` (the track's interface) with the domain's knowledge file of each learner
+(`--planners wl,gnn,lama`; `learned` is every learner with a knowledge file for the domain), each with its learner's
+default search (gnn: the greedy policy, wl: greedy best-first search) and labelled by learner (apb-wl, apb-gnn);
+LAMA-first is Fast Downward's alias on the task's own files. Every plan a planner returns is validated by the
+engine afterwards, outside the timing.
 """
 
 from __future__ import annotations
@@ -23,31 +25,66 @@ from pathlib import Path
 
 from apb.datasets.dataset import Dataset, ProblemEntry
 from apb.datasets.ipc2023 import DOMAINS, TEST_SIZES, TRAINING, cost_key, from_ipc2023, read_costs, reference_costs
-from apb.engine import read_plan
 from apb.engine.errors import ApbError
 from apb.planners.downward import run_on_files
+from apb.planners.knowledge_files import LEARNERS, load_knowledge
 from apb.planners.result import SOLVED, TIMEOUT
 from apb.rl.ipc_scores import best_known_costs, domain_scores
-from apb.rl.wl_train import TrainingTask, WLConfig, train_wl
+from apb.rl.training_tasks import training_tasks
+from apb.rl.wl_train import WLConfig, train_wl
 
-LEARNED = "apb-wl"
+LEARNED = "apb-wl"  # the label of the wl learner's planner (label(learner): "apb-" + the learner)
 LAMA = "lama-first"
-PLANNERS = (LEARNED, LAMA)
+LEARNED_ANY = "learned"  # --planners: every learner with a knowledge file for the domain
+PLANNERS = (LEARNED_ANY, LAMA)  # the default
+KNOWLEDGE_SUFFIXES = (".json", ".dk")
 KILL_FACTOR, GRACE = 5.0, 30.0  # a planner process still running after 5 x the limit + 30 s (wall clock) is killed
 
 Log = Callable[[str], None]
 
 
-def training_tasks(dataset: Dataset) -> list[TrainingTask]:
-    """The dataset's training tasks with their reference plans, smallest file first (the learner's whole input)."""
-    entries = sorted(dataset.split(TRAINING), key=lambda e: (e.path.stat().st_size, e.id))
-    return [TrainingTask(e.id, (lambda i=e.id: dataset.task(i)),
-                         [s.text for s in read_plan(e.plan_path).steps] if e.plan_path else None) for e in entries]
-
-
 def knowledge_path(folder: str | os.PathLike, domain: str) -> Path:
-    """Where `--knowledge DIR` keeps a domain's knowledge file: DIR/<domain>.json."""
+    """Where `--train-time` writes a domain's wl knowledge file: DIR/<domain>.json."""
     return Path(folder) / f"{domain}.json"
+
+
+def label(learner: str) -> str:
+    """A learned planner's column: apb-<learner>."""
+    return f"apb-{learner}"
+
+
+def planner_names(text: str) -> list[str]:
+    """`--planners wl,gnn,lama` -> ["apb-wl", "apb-gnn", "lama-first"] (`learned` kept, expanded per domain);
+    ApbError naming the value otherwise."""
+    names: list[str] = []
+    for part in (p.strip().lower() for p in str(text).split(",") if p.strip()):
+        name = {"lama": LAMA, LAMA: LAMA, LEARNED_ANY: LEARNED_ANY}.get(part)
+        if name is None and part.removeprefix("apb-") in LEARNERS:
+            name = label(part.removeprefix("apb-"))
+        if name is None:
+            raise ApbError(f"--planners {text!r}: choose from {', '.join(sorted(LEARNERS))}, {LEARNED_ANY}, lama")
+        if name not in names:
+            names.append(name)
+    if not names:
+        raise ApbError(f"--planners {text!r}: name one or more planners, separated by commas")
+    return names
+
+
+def knowledge_files(folder: str | os.PathLike, domain: str) -> dict[str, Path]:
+    """The knowledge file of each learner for `domain` in `folder`: DIR/<domain>.json or .dk, or
+    DIR/<domain>.<anything>.json or .dk (the learner is the file's kind); of several of one learner, a finished one,
+    then the newest."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(Path(folder).glob(f"{domain}*")):
+        stem = path.name[:-len(path.suffix)] if path.suffix in KNOWLEDGE_SUFFIXES else None
+        if stem is None or not path.is_file() or not (stem == domain or stem.startswith(domain + ".")):
+            continue
+        try:
+            knowledge = load_knowledge(path, warn=False)
+        except ApbError:
+            continue
+        found.setdefault(knowledge.learner, []).append((knowledge.finished, path.stat().st_mtime, path))
+    return {learner: max(files)[2] for learner, files in found.items()}
 
 
 def split_entries(dataset: Dataset, split: str, numbers: Sequence[int] | None) -> list[ProblemEntry]:
@@ -131,18 +168,22 @@ def judge(dataset: Dataset, entry: ProblemEntry, outcome: dict, limit: float) ->
 
 def train_domain(dataset: Dataset, out: Path, seconds: float, log: Log | None) -> float:
     """Trains the WL learner on the domain's training tasks into `out` (resuming it); its training seconds."""
-    model = train_wl(dataset.root.name, training_tasks(dataset), out, WLConfig(time_limit=seconds), log=log)
+    tasks = training_tasks(dataset.only(TRAINING), smallest_first=True)
+    model = train_wl(dataset.root.name, tasks, out, WLConfig(time_limit=seconds), log=log)
     return float(model.training.get("seconds", 0.0))
 
 
-def bench_domain(dataset: Dataset, entries: Sequence[ProblemEntry], knowledge: Path, limit: float,
-                 reference: dict[str, float], planners: Sequence[str] = PLANNERS, log: Log | None = None) -> dict:
-    """Runs every planner on every task (one process at a time) and scores the domain."""
+def bench_domain(dataset: Dataset, entries: Sequence[ProblemEntry], knowledge: Path | dict[str, Path],
+                 limit: float, reference: dict[str, float], planners: Sequence[str] = (LEARNED, LAMA),
+                 log: Log | None = None) -> dict:
+    """Runs every planner (labels: apb-<learner>, lama-first) on every task (one process at a time) and scores the
+    domain. `knowledge` maps a learned planner's label to its knowledge file (one path: the file of every one)."""
     runs: dict[str, list[dict]] = {p: [] for p in planners}
     for entry in entries:
         for planner in planners:
-            if planner == LEARNED:
-                outcome = run_learned(knowledge, dataset.domain_file, entry.path, limit)
+            if planner != LAMA:
+                path = knowledge if isinstance(knowledge, Path) else knowledge[planner]
+                outcome = run_learned(path, dataset.domain_file, entry.path, limit)
             else:
                 outcome = run_lama(dataset.domain_file, entry.path, limit)
             record = judge(dataset, entry, outcome, limit)
@@ -196,18 +237,31 @@ def run_bench(split: str, limit: float, *, knowledge: str | None = None, train_t
         reference = reference_costs(dataset.root.parent)
         if costs:
             reference.update(read_costs(costs))
-        path = knowledge_path(work, domain)
-        train_seconds = None
-        if train_time is not None and LEARNED in planners:
-            train_seconds = train_domain(training_source(dataset, domain), path, train_time, log)
-        if LEARNED in planners and not path.is_file():
-            raise ApbError(f"{path}: no knowledge file for {domain}: train it with apb rl train ipc2023:{domain} "
-                           f"--learner wl --out {path}, or pass --train-time")
-        if train_seconds is None and path.is_file():
-            train_seconds = _trained_seconds(path)
-        result = bench_domain(dataset, split_entries(dataset, split_name, numbers), path, limit, reference, planners,
+        train_seconds: dict[str, float | None] = {}
+        if train_time is not None and (LEARNED in planners or LEARNED_ANY in planners):
+            train_seconds[LEARNED] = train_domain(training_source(dataset, domain), knowledge_path(work, domain),
+                                                  train_time, log)
+        files = {label(learner): path for learner, path in knowledge_files(work, domain).items()}
+        chosen = [p for p in planners if p != LEARNED_ANY]
+        if LEARNED_ANY in planners:
+            chosen[:0] = [p for p in sorted(files) if p not in chosen]
+        for planner in chosen:
+            if planner != LAMA and planner not in files:
+                learner = planner.removeprefix("apb-")
+                hint = ", or pass --train-time" if learner == "wl" else ""
+                raise ApbError(f"{work}: no {learner} knowledge file for {domain} ({domain}.json, {domain}.{learner}"
+                               f".json or .dk): train it with apb rl train ipc2023:{domain} --learner {learner} --out "
+                               f"{work / (domain + '.' + learner + '.json')}{hint}")
+        if not chosen:
+            raise ApbError(f"{work}: no knowledge file for {domain}: train one with apb rl train ipc2023:{domain} "
+                           "--out FILE, or pass --train-time")
+        for planner, path in files.items():
+            if planner in chosen and planner not in train_seconds:
+                train_seconds[planner] = _trained_seconds(path)
+        result = bench_domain(dataset, split_entries(dataset, split_name, numbers), files, limit, reference, chosen,
                               log)
-        result["training_seconds"] = train_seconds
+        result["training_seconds"] = sum(s for s in train_seconds.values() if s) if train_seconds else None
+        result["training"] = train_seconds
         results.append(result)
     return {"settings": {"split": split, "time_limit": limit, "knowledge": str(work), "train_time": train_time,
                          "planners": list(planners)}, "domains": results}
@@ -222,8 +276,6 @@ def training_source(dataset: Dataset, domain: str) -> Dataset:
 
 
 def _trained_seconds(path: Path) -> float | None:
-    from apb.planners.wl_model import read_knowledge
-
-    training = read_knowledge(path).get("training") or {}
+    training = load_knowledge(path, warn=False).training
     value = training.get("seconds")
     return float(value) if isinstance(value, int | float) else None

@@ -15,8 +15,8 @@ from apb.engine import format_plan, load_task
 from apb.engine.errors import ApbError
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import positive_float
-
-LEARNERS = ("gnn", "wl")
+from apb.planners.knowledge import SEARCHES
+from apb.planners.knowledge_files import LEARNERS
 
 
 def add_ipc_parsers(rl_sub) -> None:
@@ -31,9 +31,9 @@ def add_ipc_parsers(rl_sub) -> None:
                    "(default 1800)")
     p.add_argument("--fallback", choices=("none", "ff"), default="none",
                    help="alternate the learned heuristic with h_FF (default none)")
-    p.add_argument("--search", choices=("gbfs", "policy"),
-                   help="greedy best-first search, or greedy policy execution with backtracking (apb.rl.greedy); "
-                        "default: policy for gnn knowledge, gbfs for wl")
+    p.add_argument("--search", choices=SEARCHES,
+                   help="greedy best-first search, or greedy policy execution with backtracking "
+                        "(apb.planners.learned_policy); default: policy for gnn knowledge, gbfs for wl")
     p.set_defaults(func=cmd_rl_plan)
 
     b = rl_sub.add_parser("bench", help="apb's learned planner vs LAMA-first on the IPC 2023 learning track's tests")
@@ -47,14 +47,16 @@ def add_ipc_parsers(rl_sub) -> None:
     b.add_argument("--domains", help="comma-separated domains (default: all ten)")
     b.add_argument("--tasks", help="task numbers, e.g. 1-5 or 1,3,7-9 (default: all)")
     b.add_argument("--costs", help="a reference cost file (the layout of solutions/upper_bounds.json)")
-    b.add_argument("--planners", default="apb-wl,lama-first", help="comma-separated: apb-wl, lama-first")
+    b.add_argument("--planners", default="learned,lama",
+                   help="comma-separated: wl, gnn (a learner's planner, labelled apb-<learner>), learned (every "
+                   "learner with a knowledge file for the domain), lama (default learned,lama)")
     b.add_argument("--json", action="store_true", help="print the results (every run included) as JSON")
     b.set_defaults(func=cmd_rl_bench)
 
 
 def add_train_flags(t) -> None:
     """The flags `apb rl train` gains for the learners of this module."""
-    t.add_argument("--learner", choices=LEARNERS, default="gnn",
+    t.add_argument("--learner", choices=sorted(LEARNERS), default="gnn",
                    help="gnn (the relational GNN policy) or wl (Weisfeiler-Leman features, numpy only)")
     t.add_argument("--time-limit", type=positive_float, default=None,
                    help="seconds of training, from the command's start (gnn: without --epochs, epochs run until then)")
@@ -66,7 +68,7 @@ def _log(line: str) -> None:
 
 
 def cmd_wl_train(args: argparse.Namespace) -> int:
-    from apb.rl.ipc_bench import training_tasks
+    from apb.rl.training_tasks import training_tasks
     from apb.rl.wl_train import WLConfig, train_wl
 
     if args.iterations < 0 or args.iterations > 8:
@@ -75,7 +77,7 @@ def cmd_wl_train(args: argparse.Namespace) -> int:
     if TRAINING not in dataset.splits:
         raise ApbError(f"{args.domain}: no training split: the wl learner learns from a source's training tasks "
                        "and their reference plans (ipc2023:<domain>)")
-    tasks = training_tasks(dataset.only(TRAINING))
+    tasks = training_tasks(dataset.only(TRAINING), smallest_first=True)
     config = WLConfig(iterations=args.iterations, time_limit=args.time_limit)
     model = train_wl(dataset.name, tasks, args.out, config, log=_log)
     summary = {"domain": dataset.name, "learner": "wl", "out": args.out, **model.training,
@@ -88,12 +90,12 @@ def cmd_wl_train(args: argparse.Namespace) -> int:
 
 
 def cmd_rl_plan(args: argparse.Namespace) -> int:
-    from apb.rl.greedy import plan_with_knowledge
+    from apb.planners.knowledge import solve_with_knowledge
 
     task = load_task(args.domain, args.task)
     left = max(0.0, args.time_limit - time.process_time())  # the process's CPU time so far: start-up and grounding
-    result = plan_with_knowledge(task, args.knowledge, timeout=left, search=args.search, fallback=args.fallback,
-                                 cpu_time=True)
+    result = solve_with_knowledge(task, args.knowledge, timeout=left, search=args.search, fallback=args.fallback,
+                                  cpu_time=True)
     if result.plan is None:
         print(f"; {result.planner}: {result.status} ({result.message}); expanded {result.expanded}")
         return EXIT_NEGATIVE
@@ -106,12 +108,10 @@ def cmd_rl_plan(args: argparse.Namespace) -> int:
 def cmd_rl_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from apb.rl.ipc_bench import PLANNERS, run_bench
+    from apb.rl.ipc_bench import planner_names, run_bench
     from apb.rl.ipc_table import print_table
 
-    planners = [p.strip() for p in args.planners.split(",") if p.strip()]
-    if not planners or any(p not in PLANNERS for p in planners):
-        raise ApbError(f"--planners {args.planners!r}: choose from {', '.join(PLANNERS)}")
+    planners = planner_names(args.planners)
     report = run_bench(args.split, args.time_limit, knowledge=args.knowledge, train_time=args.train_time,
                        domains=args.domains, tasks=args.tasks, costs=args.costs, planners=planners, log=_log)
     if args.json:

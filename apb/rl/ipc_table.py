@@ -21,7 +21,7 @@ def totals(report: dict) -> dict[str, dict[str, float]]:
 
 def print_table(report: dict, console) -> None:
     settings = report["settings"]
-    planners = settings["planners"]
+    planners = list(dict.fromkeys(p for r in report["domains"] for p in r["scores"]))  # labelled by learner
     table = Table(title=f"IPC 2023 learning track, split {settings['split']}, {settings['time_limit']:g} s per task",
                   caption="coverage / quality (sum of C_best/C) / agile (1 - log T / log 1800, 1 within 1 s) / "
                           "invalid plans (one voids the domain)")
@@ -33,7 +33,7 @@ def print_table(report: dict, console) -> None:
     for result in report["domains"]:
         seconds = result.get("training_seconds")
         table.add_row(result["domain"], str(result["tasks"]), "-" if seconds is None else f"{seconds:.0f}",
-                      *(_cell(result["scores"][p]) for p in planners))
+                      *(_cell(result["scores"][p]) if p in result["scores"] else "-" for p in planners))
     summed = totals(report)
     tasks = sum(r["tasks"] for r in report["domains"])
     table.add_row("total", str(tasks), "", *(_cell(summed[p]) for p in planners if p in summed))

@@ -15,13 +15,12 @@ Labels count steps (unit costs), as the planners' plan length does.
 
 from __future__ import annotations
 
-import copy
 import random
 import time
 
-from apb.engine import State, Task
-from apb.planners import astar, greedy_best_first
-from apb.planners.heuristics import LMCut
+from apb.engine import Task
+from apb.planners import greedy_best_first
+from apb.planners.astar import Optimum
 from apb.planners.space import Successors
 from apb.rl.graphs import StateGraph, TaskEncoder
 from apb.rl.problems import cost_to_go
@@ -70,7 +69,7 @@ def task_samples(key: int, task: Task, plan: list[str] | None, encoder: TaskEnco
     successors = Successors(task)
     labels = shortcut_costs(trace, successors)  # the steps left, shortened by the plan's one-step shortcuts
     deadline = time.monotonic() + astar_seconds
-    optimum = _Optimum(task, astar_nodes, deadline)
+    optimum = Optimum(task, astar_nodes, deadline=deadline, steps=True)
     exact: set[int] = set()
     for i in reversed(range(len(trace) - 1)):  # from the goal end, while A* finishes
         d = optimum(trace[i])
@@ -92,25 +91,6 @@ def task_samples(key: int, task: Task, plan: list[str] | None, encoder: TaskEnco
                 if d is not None and d > labels[i + 1]:
                     sink.pairs.append((nxt, sink.node(key, encoder, sibling, d)))
     return PLAN
-
-
-class _Optimum:
-    """The optimal plan length from a state by A* (LM-cut), or None beyond the node or time budget."""
-
-    def __init__(self, task: Task, nodes: int, deadline: float) -> None:
-        self.task, self.nodes, self.deadline = task, nodes, deadline
-        self.h = LMCut(task)
-        self.view = copy.copy(task)  # the same task with another initial state
-
-    def __call__(self, bits: int) -> int | None:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            return None
-        if self.task.is_goal_bits(bits):
-            return 0
-        self.view.initial_state = State(bits)
-        result = astar(self.view, heuristic=self.h, timeout=left, max_nodes=self.nodes)
-        return len(result.plan) if result.solved else None
 
 
 def exact_samples(key: int, task: Task, distances: dict[int, int], encoder: TaskEncoder, sink: SampleSink,

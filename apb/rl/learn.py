@@ -8,13 +8,13 @@ protocol): `apb rl train SOURCE --learner gnn --out FILE [--time-limit S]`.
    plan, refined by A* near the goal. At most `label_share` of the time limit goes to labelling; tasks left are
    skipped (and counted).
 3. Epochs (apb.rl.train.fit_epoch, the loss of apb.rl.train) until `epochs` or the time limit. After each, the
-   greedy policy (apb.rl.greedy, no backtracking, 2x the reference plan + 10 steps) runs on the validation tasks:
-   the score is the track's quality, the sum of reference length / plan length over the solved ones; ties go to
-   the lower training loss. Without validation tasks the lowest training loss wins.
-4. The knowledge file (apb.rl.knowledge) holds the best model so far: written after labelling (untrained) and
-   whenever the score improves, marked `finished: false` ("running"); at the end `finished: true` ("epochs" or
-   "time-limit"). Ctrl-C or SIGTERM writes the best so far marked "interrupted" and re-raises. `resume=True`
-   continues from the file: its weights, optimizer state, epochs done and best score.
+   greedy policy (apb.planners.learned_policy, no backtracking, 2x the reference plan + 10 steps) runs on the
+   validation tasks: the score is the track's quality, the sum of reference length / plan length over the solved ones;
+   ties go to the lower training loss. Without validation tasks the lowest training loss wins.
+4. The knowledge file (apb.planners.knowledge_files) holds the best model so far: written after labelling
+   (untrained) and whenever the score improves, marked `finished: false` ("running"); at the end `finished: true`
+   ("epochs" or "time-limit"). Ctrl-C or SIGTERM writes the best so far marked "interrupted" and re-raises.
+   `resume=True` continues from the file: its weights, optimizer state, epochs done and best score.
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ import numpy as np
 import torch
 
 from apb.engine.errors import ApbError
-from apb.engine.task import Task
+from apb.planners.knowledge_files import DEFAULT_EPOCHS, load_knowledge, write_knowledge
+from apb.planners.learned_policy import greedy_policy
 from apb.rl.graphs import TaskEncoder
-from apb.rl.greedy import greedy_policy
-from apb.rl.knowledge import DEFAULT_EPOCHS, load_knowledge, write_knowledge
 from apb.rl.labels import EXACT, NONE, SampleSink, task_samples
 from apb.rl.policy import GNNPolicy
 from apb.rl.train import Samples, TrainConfig, batches_per_epoch, fit_epoch
+from apb.rl.training_tasks import TrainingTask
 
 MAX_EPOCHS = 10_000  # with a time limit and no --epochs, epochs run until the limit (this is only a backstop)
 
@@ -59,13 +59,6 @@ class LearnConfig(TrainConfig):
 
 
 @dataclass
-class TrainingTask:
-    name: str
-    task: Task
-    plan: list[str] | None = None
-
-
-@dataclass
 class LearnResult:
     out: str
     samples: int = 0
@@ -84,23 +77,6 @@ class LearnResult:
 
     def summary(self) -> dict:
         return {k: v for k, v in self.__dict__.items()}
-
-
-def training_tasks(dataset, numbers: tuple[int, int] | None = None,
-                   progress: Callable[[str, int, int], None] | None = None) -> list[TrainingTask]:
-    """The tasks of a dataset (apb.datasets) with their gold plans; `numbers` keeps problems numbered low..high."""
-    out = []
-    for k, (entry, number) in enumerate(zip(dataset.problems, dataset.numbers())):
-        if numbers and not numbers[0] <= number <= numbers[1]:
-            continue
-        if progress:
-            progress("loading tasks", k, len(dataset.problems))
-        plan = dataset.gold_plan(entry.id)
-        out.append(TrainingTask(entry.id, dataset.task(entry.id), plan.actions if plan is not None else None))
-    if not out:
-        raise ApbError(f"{dataset.name}: no training task in {numbers[0]}-{numbers[1]}" if numbers
-                       else f"{dataset.name}: no training task")
-    return out
 
 
 def split_validation(tasks: list[TrainingTask], wanted: int) -> tuple[list[TrainingTask], list[TrainingTask]]:

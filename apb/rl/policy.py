@@ -1,7 +1,7 @@
 """The learned general policy: a trained RelationalGNN, its vocabulary and settings, saved to and loaded from a
-checkpoint folder (`apb rl train DOMAIN --max-objects K`) or a knowledge file (apb.rl.knowledge: `apb rl train
-SOURCE --out FILE`); `choose` picks the successor with the lowest estimated cost-to-go (states already visited in
-the episode are avoided while another successor exists), so the policy needs no search and no planner.
+checkpoint folder (`apb rl train DOMAIN --max-objects K`) or a knowledge file (apb.planners.knowledge_files: `apb
+rl train SOURCE --out FILE`); `choose` picks the successor with the lowest estimated cost-to-go (states already
+visited in the episode are avoided while another successor exists), so the policy needs no search and no planner.
 
 The domain is a bundled one (by name) or any PDDL domain, whose text the settings keep (`domain_pddl`): the
 vocabulary of relations, flags and types is rebuilt from it, so a policy runs on every problem of its domain."""
@@ -25,8 +25,8 @@ from apb.domains import registry
 from apb.engine import load_domain
 from apb.engine.errors import ApbError
 from apb.engine.task import Task
+from apb.planners.knowledge_files import Knowledge, KnowledgeWarning, atomic_write, load_knowledge
 from apb.rl.graphs import TaskEncoder, Vocabulary, collate
-from apb.rl.knowledge import Knowledge, KnowledgeWarning, atomic_write, load_knowledge
 from apb.rl.model import RelationalGNN, default_iterations
 
 CHECKPOINT = "policy.pt"

@@ -179,7 +179,7 @@ def _save_interrupted(policy: GNNPolicy, out, done: int) -> None:
     """Marks the checkpoint of the last whole epoch unfinished (its weights are already on disk)."""
     if out is None:
         return
-    from apb.rl.knowledge import atomic_write
+    from apb.planners.knowledge_files import atomic_write
     from apb.rl.policy import SETTINGS
 
     settings = {**policy.settings, "epochs_done": done, "finished": False, "stop_reason": "interrupted"}

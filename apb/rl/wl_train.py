@@ -26,10 +26,11 @@ import numpy as np
 
 from apb.engine import Task
 from apb.engine.errors import ApbError
-from apb.planners.astar import astar
+from apb.planners.astar import Optimum
 from apb.planners.space import Successors
 from apb.planners.wl_features import WLGraph
 from apb.planners.wl_model import WLModel
+from apb.rl.training_tasks import TrainingTask
 
 Progress = Callable[[str, int, int], None]
 
@@ -44,15 +45,6 @@ class WLConfig:
     neighbour_share: float = 0.4  # ... within this share of the time limit
     refit_every: int = 10  # tasks between refits (and knowledge file writes)
     time_limit: float | None = None  # seconds of the whole training
-
-
-@dataclass
-class TrainingTask:
-    """One training task: an id, the grounded task (built on demand) and its reference plan's action strings."""
-
-    id: str
-    load: Callable[[], Task]
-    plan: Sequence[str] | None
 
 
 @dataclass
@@ -191,25 +183,15 @@ def task_samples(task: Task, plan: Sequence[str], graph: WLGraph, config: WLConf
         labels[bits] = min(cost, labels.get(bits, cost))
     if not neighbours:
         return list(labels), list(labels.values())
+    optimum = Optimum(task, config.astar_nodes, seconds=config.astar_seconds)
     for bits in states[:-1]:
         for _, child in successors(bits):
             if child in labels or (deadline is not None and time.monotonic() > deadline):
                 continue
-            cost = _optimal_cost(task, child, config)
+            cost = optimum(child)
             if cost is not None:
                 labels[child] = cost
     return list(labels), list(labels.values())
-
-
-def _optimal_cost(task: Task, bits: int, config: WLConfig) -> float | None:
-    """The optimal cost to go from the state `bits` by A* with LM-cut within the budget, else None."""
-    start = task.initial_state
-    try:
-        task.initial_state = type(start)(bits)
-        result = astar(task, timeout=config.astar_seconds, max_nodes=config.astar_nodes)
-    finally:
-        task.initial_state = start
-    return result.plan_cost if result.solved else None
 
 
 def train_wl(domain: str, tasks: Sequence[TrainingTask], out: str | os.PathLike, config: WLConfig | None = None,

@@ -8,20 +8,18 @@ successors are computed once, in one batch, and kept while the state is on the p
 once. So the execution is a depth-first search ordered by the estimates; without backtracking it is the plain
 greedy policy of the literature. The plan it returns is checked by the engine (`task.validate`) first.
 
-`plan_with_knowledge(task, path, search=...)` plans with a knowledge file of any learner (apb.rl.knowledge): this
-policy, or greedy best-first search (apb.planners.learned_search) with the learned heuristic.
+apb.planners.knowledge's `solve_with_knowledge(task, path, search=...)` plans with a knowledge file of any learner:
+this policy, or greedy best-first search (apb.planners.learned_search) with the learned heuristic.
 """
 
 from __future__ import annotations
 
-import os
 import time
-import warnings
 
 from apb.engine import Task
+from apb.planners.knowledge_files import StateHeuristic
 from apb.planners.result import ERROR, NODE_LIMIT, SOLVED, STEP_LIMIT, UNSOLVABLE, Budget, SearchResult
 from apb.planners.space import Successors
-from apb.rl.knowledge import KnowledgeWarning, StateHeuristic, load_knowledge, unfinished_line
 
 PLANNER = "greedy-policy"
 
@@ -97,21 +95,3 @@ def greedy_policy(task: Task, heuristic: StateHeuristic, *, timeout: float | Non
         return result(ERROR, f"the plan failed the engine's validation: {check}")
     return result(SOLVED, plan=plan)
 
-
-def plan_with_knowledge(task: Task, path: str | os.PathLike, *, timeout: float | None = None,
-                        search: str | None = None, fallback: str = "none", cpu_time: bool = False):
-    """Plans `task` with a knowledge file of any learner: greedy policy execution with backtracking
-    (`search="policy"`, apb.rl.greedy; the default for gnn knowledge) or greedy best-first search
-    (`"gbfs"`, apb.planners.learned_search, with h_FF alternation when `fallback="ff"`). The plan is validated
-    by the engine; an unfinished file warns (KnowledgeWarning)."""
-    from apb.planners.learned_search import learned_gbfs
-
-    knowledge = load_knowledge(path, warn=False)
-    if not knowledge.finished:
-        warnings.warn(unfinished_line(knowledge), KnowledgeWarning, stacklevel=2)
-    h = knowledge.heuristic(task)
-    search = search or ("policy" if knowledge.learner == "gnn" else "gbfs")
-    if search == "policy":
-        return greedy_policy(task, h, timeout=timeout, cpu_time=cpu_time)
-    return learned_gbfs(task, h, timeout=timeout, fallback=fallback, cpu_time=cpu_time,
-                        name=f"{knowledge.learner}-gbfs" + ("" if fallback == "none" else f"+{fallback}"))

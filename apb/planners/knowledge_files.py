@@ -1,6 +1,7 @@
 """Domain knowledge files: what `apb rl train` writes and the learned planners read, whatever the learner.
 
-A knowledge file is one JSON object (the format of apb.planners.wl_model's files, which are knowledge files too):
+A knowledge file is one JSON object (this module owns the format; apb.planners.wl_model's files are knowledge
+files too):
 
     {"kind": "gnn", "format": 1, "domain": "blocksworld",
      "training": {"finished": false, "stop_reason": "interrupted", "epochs_done": 3, "epochs_planned": 10, ...},
@@ -38,8 +39,8 @@ FORMAT = 1  # the "format" of the files this apb writes and reads
 MAX_BYTES = 256 << 20  # a knowledge file larger than this is refused (the GNN's are well under 1 MB)
 DEFAULT_EPOCHS = 20  # apb rl train on training tasks with neither --epochs nor --time-limit
 LEARNERS: dict[str, str] = {
-    "gnn": "apb.rl.gnn_knowledge",  # the relational GNN value function (apb.rl.model)
-    "wl": "apb.rl.wl_knowledge",  # the Weisfeiler-Leman feature model (apb.planners.wl_model)
+    "gnn": "apb.rl.gnn_knowledge",  # the relational GNN value function (apb.rl.model; imported by name, on use)
+    "wl": "apb.planners.wl_model",  # the Weisfeiler-Leman feature model
 }
 
 
