@@ -194,14 +194,17 @@ def test_score_arithmetic():
 
 def test_knowledge_file_errors_are_one_line(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"kind": "wl", "colours": [3, 1], "weights": [0.5, 1.0], "domain": "x",
-                               "iterations": 2}))
+    bad.write_text(json.dumps({"kind": "wl", "format": 1, "colours": [3, 1], "weights": [0.5, 1.0],
+                               "domain": "x", "iterations": 2}))
     from apb.engine.errors import ApbError
 
     with pytest.raises(ApbError, match="damaged"):
         WLModel.load(bad)
     bad.write_text("{")
-    with pytest.raises(ApbError, match="not a readable knowledge file"):
+    with pytest.raises(ApbError, match="not an apb knowledge file"):
+        WLModel.load(bad)
+    bad.write_text(json.dumps({"kind": "wl", "domain": "x"}))  # the format owner (apb.planners.knowledge_files)
+    with pytest.raises(ApbError, match="format None"):
         WLModel.load(bad)
 
 
