@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ import apb.envs  # noqa: F401  (registers the ids)
 from apb.datasets import DatasetError, resolve
 from apb.datasets.ipc2023 import ROOT_ENV, cost_key, from_ipc2023, reference_costs
 from apb.engine import load_task
+from apb.engine.errors import ApbError
 from apb.planners import solve
 from apb.planners.wl_features import WLGraph
 from apb.planners.wl_model import WLModel
@@ -172,6 +174,23 @@ def test_bench_scores_the_learned_planner(blocks_model):
     row = result["scores"]["apb-wl"]
     assert row["coverage"] == 2 and row["invalid"] == 0 and 0 < row["quality"] <= 2 and 0 < row["agile"] <= 2
     assert all(run["valid"] for run in result["runs"]["apb-wl"])
+
+
+def test_bench_finds_each_learners_knowledge_and_labels_it(blocks_model, tmp_path):
+    from apb.rl.ipc_bench import knowledge_files, planner_names
+
+    assert planner_names("wl,gnn,lama") == ["apb-wl", "apb-gnn", "lama-first"]
+    assert planner_names("learned,lama-first,apb-wl") == ["learned", "lama-first", "apb-wl"]
+    with pytest.raises(ApbError, match="choose from gnn, wl"):
+        planner_names("wl,fast")
+    shutil.copy(blocks_model, tmp_path / "blocksworld.json")
+    gnn = {"kind": "gnn", "format": 1, "domain": "blocksworld", "training": {"finished": True}, "model": {}}
+    (tmp_path / "blocksworld.gnn.dk").write_text(json.dumps(gnn))
+    (tmp_path / "blocksworld2.json").write_text(json.dumps(gnn))  # another domain's name: not blocksworld's
+    (tmp_path / "blocksworld.notes.json").write_text("{")  # not a knowledge file: skipped
+    assert knowledge_files(tmp_path, "blocksworld") == {"wl": tmp_path / "blocksworld.json",
+                                                        "gnn": tmp_path / "blocksworld.gnn.dk"}
+    assert knowledge_files(tmp_path, "ferry") == {}
 
 
 def test_score_arithmetic():

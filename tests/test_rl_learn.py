@@ -101,6 +101,14 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
     assert main(["rl", "plan", str(out), str(TRACK / "blocksworld" / "domain.pddl"), str(test), str(plan)]) == 0
     assert "gnn-policy: solved" in capsys.readouterr().err
     assert _test_task("p01").validate_file(plan).valid
+    # apb solve --planner learned plans with gnn knowledge too: the policy by default, or GBFS with --search gbfs
+    for search, planner in ((None, "gnn-policy"), ("gbfs", "gnn-gbfs")):
+        found = tmp_path / f"p02.{planner}"
+        argv = ["solve", str(TRACK / "blocksworld" / "domain.pddl"), str(TRACK / "blocksworld" / "testing" / "easy"
+                / "p02.pddl"), "--planner", "learned", "--knowledge", str(out), "--output", str(found), "--json"]
+        assert main(argv + (["--search", search] if search else [])) == 0
+        assert json.loads(capsys.readouterr().out)["planner"] == planner
+        assert _test_task("p02").validate_file(found).valid
     # without PyTorch, gnn knowledge is one clear error
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(sys.modules, "torch", None)
