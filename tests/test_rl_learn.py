@@ -99,7 +99,7 @@ def test_train_on_five_tasks_then_plan_on_two_test_tasks(training_folder, tmp_pa
     plan = tmp_path / "p01.plan"
     test = TRACK / "blocksworld" / "testing" / "easy" / "p01.pddl"
     assert main(["rl", "plan", str(out), str(TRACK / "blocksworld" / "domain.pddl"), str(test), str(plan)]) == 0
-    assert "gnn-policy: solved" in capsys.readouterr().err
+    assert "gnn-policy: solved" in capsys.readouterr().out  # the one-line result, on stdout
     assert _test_task("p01").validate_file(plan).valid
     # apb solve --planner learned plans with gnn knowledge too: the policy by default, or GBFS with --search gbfs
     for search, planner in ((None, "gnn-policy"), ("gbfs", "gnn-gbfs")):
