@@ -169,7 +169,7 @@ def judge(dataset: Dataset, entry: ProblemEntry, outcome: dict, limit: float) ->
 def train_domain(dataset: Dataset, out: Path, seconds: float, log: Log | None) -> float:
     """Trains the WL learner on the domain's training tasks into `out` (resuming it); its training seconds."""
     tasks = training_tasks(dataset.only(TRAINING), smallest_first=True)
-    model = train_wl(dataset.root.name, tasks, out, WLConfig(time_limit=seconds), log=log)
+    model = train_wl(dataset.domain.name, tasks, out, WLConfig(time_limit=seconds), log=log)
     return float(model.training.get("seconds", 0.0))
 
 

@@ -79,7 +79,8 @@ def cmd_wl_train(args: argparse.Namespace) -> int:
                        "and their reference plans (ipc2023:<domain>)")
     tasks = training_tasks(dataset.only(TRAINING), smallest_first=True)
     config = WLConfig(iterations=args.iterations, time_limit=args.time_limit)
-    model = train_wl(dataset.name, tasks, args.out, config, log=_log)
+    # the PDDL domain's name, as the gnn learner's (apb.planners.knowledge_files checks it against a task's)
+    model = train_wl(dataset.domain.name, tasks, args.out, config, log=_log)
     summary = {"domain": dataset.name, "learner": "wl", "out": args.out, **model.training,
                "colours": len(model.colours)}
     print(json.dumps(summary, indent=2) if args.json else
