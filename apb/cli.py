@@ -52,7 +52,7 @@ COMMANDS = (  # (group, ((command, one-line help), ...)): the order of `apb --he
         ("nl", "NL templates of a domain: generate an nl.yaml with an LLM"),
         ("examples", "one-shot examples of the bundled domains"),
         ("cache", "inspect or clear the LLM answer cache"))),
-    ("RL", (("rl", "learned general policies (GNN): train on small problems, evaluate on large ones"),)),
+    ("RL", (("rl", "learned policies and heuristics (GNN, WL): train, plan, evaluate; the IPC 2023 learning track"),)),
     ("serve and integrate", (("serve", "serve apb's games to other frameworks (openenv)"),)),
     ("performance", (("bench", "performance benchmarks"),)),
 )

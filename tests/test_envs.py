@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import apb.envs
 from apb.datasets.planbench import GAME_FAMILIES
+from apb.domains import ipc2023
 from apb.domains.registry import domain_file, domain_names, problem_files
 from apb.envs import PDDLTextEnv, env_id, register_dataset
 from apb.envs.registration import ENV_NAMES, planbench_id
@@ -24,7 +25,8 @@ from apb.errors import ApbError, UnknownProblemError
 RESET_KEYS = {"domain_description", "goal", "goal_pddl", "objects", "action_schemas", "state", "state_pddl",
               "admissible_actions", "problem_id", "optimal_plan_length"}
 STEP_KEYS = RESET_KEYS | {"action_valid", "failure", "goal_reached", "unsatisfied_goals"}
-ALL_IDS = [env_id(d) for d in ENV_NAMES] + ["apb/PDDL-v0"] + [planbench_id(f) for f in GAME_FAMILIES]
+ALL_IDS = ([env_id(d) for d in ENV_NAMES] + ["apb/PDDL-v0"] + [planbench_id(f) for f in GAME_FAMILIES]
+           + [f"apb/{ipc2023.env_name(d)}-v0" for d in ipc2023.DOMAINS])
 
 
 def make(domain: str = "blocksworld", **kwargs) -> gym.Env:

@@ -319,7 +319,11 @@ def test_solve_rejects_bad_requests_with_clear_errors():
         solve(task, "astar", max_steps=3)
     with pytest.raises(ApbError, match="max_nodes"):
         solve(task, "random", max_nodes=3)
-    assert PLANNERS == ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat")
+    with pytest.raises(ApbError, match="needs a knowledge file"):
+        solve(task, "learned")
+    with pytest.raises(ApbError, match="astar takes no search"):
+        solve(task, "astar", search="policy")
+    assert PLANNERS == ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat", "learned")
 
 
 def test_results_convert_to_json():

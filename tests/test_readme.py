@@ -19,7 +19,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 # what `apb eval` wrote)
 PAGES = [README, *(ROOT / "docs" / name for name in ("environments.md", "evaluation.md", "nl2pddl.md", "acp.md",
                                                       "integrations.md", "cli.md", "benchmarks.md",
-                                                      "architecture.md", "planbench.md"))]
+                                                      "architecture.md", "planbench.md", "learning.md"))]
 README_REFERENCE = "../shared/reference/autoplanbench"
 
 

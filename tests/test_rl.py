@@ -117,6 +117,7 @@ def test_train_checkpoint_eval_and_agent_end_to_end(tmp_path, capsys):
     assert summary["samples"] > 0 and len(summary["epochs"]) == 2 and (out / "policy.pt").is_file()
     policy = GNNPolicy.load(out)
     assert policy.settings["max_objects"] == 4 and policy.settings["epochs_done"] == 2
+    assert policy.settings["finished"] is True and policy.settings["epochs_planned"] == 2
     import torch
 
     threads = torch.get_num_threads()

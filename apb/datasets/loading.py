@@ -7,6 +7,8 @@ from pathlib import Path
 from apb.datasets.autoplanbench import from_autoplanbench, is_autoplanbench
 from apb.datasets.dataset import Dataset, DatasetError
 from apb.datasets.folder import from_folder
+from apb.datasets.ipc2023 import PREFIX as IPC2023_PREFIX
+from apb.datasets.ipc2023 import from_ipc2023, is_ipc2023_domain_folder
 from apb.datasets.pddlgym_library import from_pddlgym, pddlgym_root
 from apb.datasets.planbench import PREFIX as PLANBENCH_PREFIX
 from apb.datasets.planbench import planbench_dataset
@@ -16,18 +18,23 @@ PDDLGYM_PREFIX = "pddlgym:"
 
 
 def load_dataset(source: str | Path) -> Dataset:
-    """Loads a dataset, detecting its layout: an AutoPlanBench folder, a plain folder with `domain.pddl`, a PDDLGym
-    domain (`"baking"`, `"pddlgym:baking"`, `.../pddl/baking.pddl` or its problem folder), a PlanBench config
-    (`"planbench:blocksworld"`, `"planbench:llm_planning_analysis/sokoban"`: apb.datasets.planbench).
+    """Loads a dataset, detecting its layout: an AutoPlanBench folder, a plain folder with `domain.pddl`, an IPC 2023
+    Learning Track domain (`"ipc2023:ferry"` or its folder), a PDDLGym domain (`"baking"`, `"pddlgym:baking"`,
+    `.../pddl/baking.pddl` or its problem folder), a PlanBench config (`"planbench:blocksworld"`,
+    `"planbench:llm_planning_analysis/sokoban"`: apb.datasets.planbench).
     """
     if isinstance(source, str) and source.lower().startswith(PDDLGYM_PREFIX):
         return from_pddlgym(source[len(PDDLGYM_PREFIX):])
     if isinstance(source, str) and source.lower().startswith(PLANBENCH_PREFIX):
         return planbench_dataset(source)
+    if isinstance(source, str) and source.lower().startswith(IPC2023_PREFIX):  # the IPC 2023 Learning Track
+        return from_ipc2023(source[len(IPC2023_PREFIX):])
     path = Path(source).expanduser()
     if path.is_file() and path.name == "domain.pddl":
         path = path.parent
     if path.is_dir():
+        if is_ipc2023_domain_folder(path):
+            return from_ipc2023(path.name, root=path.parent)
         if (path / "domain.pddl").is_file():
             return from_autoplanbench(path) if is_autoplanbench(path) else from_folder(path)
         name = path.name.removesuffix("_test")

@@ -160,6 +160,8 @@ def source_name(source: Any) -> str:
         return text.split(":", 1)[1]
     if text.lower().startswith(PLANBENCH_PREFIX):
         return dataset_name(parse_source(text)[0])
+    if text.lower().startswith("ipc2023:"):  # the dataset's own name (apb.datasets.ipc2023)
+        return "ipc2023-" + text.split(":", 1)[1].lower()
     path = Path(text)
     return path.parent.name if path.name == "domain.pddl" else path.stem if path.suffix == ".pddl" else path.name
 

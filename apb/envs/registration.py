@@ -12,6 +12,7 @@ import re
 from gymnasium.envs.registration import register, registry
 
 from apb.datasets.planbench import GAME_FAMILIES, GAME_STEP_LIMIT
+from apb.domains import ipc2023
 from apb.domains.registry import BUNDLED, bundled_step_limit
 from apb.engine.errors import ApbError
 
@@ -30,7 +31,8 @@ def env_id(domain: str) -> str:
 
 
 def register_envs() -> list[str]:
-    """Registers every bundled domain and apb/PDDL-v0; returns the ids (already registered ones are kept)."""
+    """Registers every bundled domain, apb/PDDL-v0 and the IPC 2023 Learning Track's domains; returns the ids
+    (already registered ones are kept)."""
     ids = []
     for domain, name in ENV_NAMES.items():
         ids.append(_register(f"{NAMESPACE}/{name}-v0", {"domain": domain}, lambda d=domain: bundled_step_limit(d)))
@@ -41,6 +43,9 @@ def register_envs() -> list[str]:
             register(id=id_, entry_point=PLANBENCH_ENTRY_POINT, kwargs={"family": family},
                      max_episode_steps=GAME_STEP_LIMIT)
         ids.append(id_)
+    for domain in ipc2023.DOMAINS:  # the IPC 2023 Learning Track's test tasks, from $APB_IPC2023 when made
+        ids.append(_register(f"{NAMESPACE}/{ipc2023.env_name(domain)}-v0", {"domain": f"ipc2023:{domain}"},
+                             lambda: None))
     return ids
 
 

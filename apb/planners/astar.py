@@ -19,9 +19,11 @@ free rises by the least positive remaining cost (no cut is cheaper).
 
 from __future__ import annotations
 
+import copy
 import heapq
+import time
 
-from apb.engine import Task
+from apb.engine import State, Task
 from apb.engine.errors import ApbError
 from apb.planners.heuristics import INF, Heuristic, LMCut, make_heuristic
 from apb.planners.result import SOLVED, UNSOLVABLE, Budget, SearchResult
@@ -283,3 +285,28 @@ def _astar_lmcut_costs(task: Task, lmcut: LMCut, budget: Budget) -> SearchResult
             heapq.heappush(heap, (child_g + child_bound, child_bound, seq, child, child_g))
             seq += 1
     return _finish(UNSOLVABLE, lmcut.name, budget, expanded, generated, evaluated)
+
+
+class Optimum:
+    """The optimal cost to go (`steps=True`: plan length) from any state of `task` by A* with LM-cut, or None beyond
+    the budget: `max_nodes` expansions and `seconds` per call, all calls ending by `deadline` (time.monotonic())."""
+
+    def __init__(self, task: Task, max_nodes: int | None, *, seconds: float | None = None,
+                 deadline: float | None = None, steps: bool = False) -> None:
+        self.task, self.nodes, self.seconds, self.deadline, self.steps = task, max_nodes, seconds, deadline, steps
+        self.h = LMCut(task)
+        self.view = copy.copy(task)  # the same task with another initial state
+
+    def __call__(self, bits: int) -> float | None:
+        left = self.seconds
+        if self.deadline is not None:
+            left = min(left if left is not None else INF, self.deadline - time.monotonic())
+            if left <= 0:
+                return None
+        if self.task.is_goal_bits(bits):
+            return 0
+        self.view.initial_state = State(bits)
+        result = astar(self.view, heuristic=self.h, timeout=left, max_nodes=self.nodes)
+        if not result.solved:
+            return None
+        return len(result.plan) if self.steps else result.plan_cost

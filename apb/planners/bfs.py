@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apb.engine import Task
 from apb.planners.result import SOLVED, UNSOLVABLE, Budget, SearchResult
-from apb.planners.space import SearchSpace, Successors, goal_test
+from apb.planners.space import SearchSpace, Successors, expand, goal_test
 
 
 def breadth_first_search(task: Task, *, timeout: float | None = 60.0, max_nodes: int | None = None) -> SearchResult:
@@ -13,7 +13,6 @@ def breadth_first_search(task: Task, *, timeout: float | None = 60.0, max_nodes:
     successors = Successors(task)
     is_goal = goal_test(task)
     space = SearchSpace()
-    ids = space.ids
     root = space.add(task.initial_state.bits, 0, -1, -1)
     expanded = generated = 0
 
@@ -32,13 +31,9 @@ def breadth_first_search(task: Task, *, timeout: float | None = 60.0, max_nodes:
         node = frontier[head]
         head += 1
         expanded += 1
-        child_g = space.g[node] + 1
-        for action, succ in successors(space.bits[node]):
-            generated += 1
-            if succ in ids:
-                continue
-            child = space.add(succ, child_g, node, action)
-            if is_goal(succ):
-                return finish(SOLVED, space.plan(child, task.actions))
-            frontier.append(child)
+        fresh, goal, count = expand(space, successors, node, is_goal)
+        generated += count
+        if goal is not None:
+            return finish(SOLVED, space.plan(goal, task.actions))
+        frontier.extend(fresh)
     return finish(UNSOLVABLE)

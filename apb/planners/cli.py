@@ -14,6 +14,7 @@ from apb.engine import ActionError, ApbError, format_plan, load_task, read_plan
 from apb.engine.deadline import DeadlineExceeded, deadline_after
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import non_negative_int, positive_float, positive_int
+from apb.planners.knowledge import SEARCHES
 from apb.planners.relaxed import relaxed_task
 from apb.planners.result import TIMEOUT, SearchResult
 from apb.planners.solve import HEURISTIC_PLANNERS, PLANNERS, solve
@@ -28,7 +29,11 @@ def add_parsers(commands) -> None:
     p.add_argument("domain")
     p.add_argument("problem")
     p.add_argument("--planner", choices=PLANNERS, default="astar",
-                   help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat (default: astar)")
+                   help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat, learned (greedy search "
+                   "with --knowledge, a file of any learner) (default: astar)")
+    p.add_argument("--knowledge", metavar="DK", help="the knowledge file of apb rl train (--planner learned)")
+    p.add_argument("--search", choices=SEARCHES, help="--planner learned: greedy policy execution or greedy "
+                   "best-first search (default: policy for gnn knowledge, gbfs for wl)")
     p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds, grounding included (default 60)")
     p.add_argument("--max-nodes", type=positive_int, default=None, help="expansion budget")
     p.add_argument("--max-steps", type=positive_int, default=None, help="step limit of the random walk (default 24)")
@@ -60,7 +65,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                               message=f"time limit of {args.timeout:g} s reached during {stopped.what}")
     else:
         result = solve(task, args.planner, timeout=max(deadline - time.monotonic(), 0.0), max_nodes=args.max_nodes,
-                       max_steps=args.max_steps, seed=args.seed)
+                       max_steps=args.max_steps, seed=args.seed, knowledge=args.knowledge,
+                       search=args.search)
     if args.output and result.plan is not None:
         Path(args.output).write_text(format_plan(result.plan), encoding="utf-8")
     if args.json:

@@ -101,6 +101,31 @@ def fast_downward(task: Task, mode: str = "opt", *, timeout: float | None = 60.0
                         **counters)
 
 
+def run_on_files(domain_file: str | os.PathLike, problem_file: str | os.PathLike, *, alias: str = "lama-first",
+                 timeout: float | None = 60.0, kill_after: float | None = None) -> tuple[str, str | None, str]:
+    """Runs Fast Downward with one of its aliases (default LAMA's first iteration) on PDDL files as they are:
+    (status, the plan file's text or None, message). `timeout` is Fast Downward's own (CPU) limit; the process
+    group is killed `kill_after` wall-clock seconds after the start (default: the timeout plus a grace). The plan
+    is not checked here: the caller validates it."""
+    driver = find_driver()
+    with tempfile.TemporaryDirectory(prefix="apb-fd-") as folder:
+        command = [sys.executable, str(driver), "--alias", alias, "--plan-file", "sas_plan"]
+        if timeout is not None:
+            command += ["--overall-time-limit", str(max(1, math.ceil(timeout)))]
+        command += [str(Path(domain_file).resolve()), str(Path(problem_file).resolve())]
+        try:
+            wall = kill_after if kill_after is not None else None if timeout is None else timeout + GRACE_SECONDS
+            returncode, output = _run(command, Path(folder), wall)
+        except subprocess.TimeoutExpired:
+            return TIMEOUT, None, f"killed after {wall:g} s"
+        status = _EXIT_STATUS.get(returncode, ERROR)
+        plan_file = Path(folder) / "sas_plan"
+        plan = plan_file.read_text(encoding="utf-8") if status == SOLVED and plan_file.is_file() else None
+        message = _EXIT_MESSAGE.get(returncode, "") or (
+            f"Fast Downward failed with exit code {returncode}: {_tail(output)}" if status == ERROR else "")
+        return status, plan, message
+
+
 def _run(command: list[str], cwd: Path, timeout: float | None) -> tuple[int, str]:
     """Runs the driver in its own process group, so that a timeout also stops the search process it starts."""
     with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

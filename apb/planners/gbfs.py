@@ -20,7 +20,7 @@ from apb.engine import Task
 from apb.engine.errors import ApbError
 from apb.planners.heuristics import FF, INF, Heuristic, make_heuristic
 from apb.planners.result import SOLVED, UNSOLVABLE, Budget, SearchResult
-from apb.planners.space import SearchSpace, Successors, goal_test
+from apb.planners.space import SearchSpace, Successors, expand, goal_test
 
 BOOST = 1000  # priority the preferred queue gains on progress (Fast Downward's default boost)
 _NONE: frozenset[int] = frozenset()
@@ -38,7 +38,6 @@ def greedy_best_first(task: Task, *, heuristic: str | Heuristic = "ff", timeout:
     successors = Successors(task)
     is_goal = goal_test(task)
     space = SearchSpace()
-    ids = space.ids
     expanded = generated = evaluated = 0
 
     def finish(status: str, plan=None) -> SearchResult:
@@ -71,14 +70,12 @@ def greedy_best_first(task: Task, *, heuristic: str | Heuristic = "ff", timeout:
         closed.add(node)
         expanded += 1
         helpful = helpful_of.pop(node)
-        child_g = space.g[node] + 1
-        for action, succ in successors(space.bits[node]):
-            generated += 1
-            if succ in ids:
-                continue
-            child = space.add(succ, child_g, node, action)
-            if is_goal(succ):
-                return finish(SOLVED, space.plan(child, task.actions))
+        fresh, goal, count = expand(space, successors, node, is_goal)
+        generated += count
+        if goal is not None:
+            return finish(SOLVED, space.plan(goal, task.actions))
+        for child in fresh:
+            succ, action = space.bits[child], space.action[child]
             h, helpful_of[child] = evaluate(succ)
             evaluated += 1
             if h == INF:

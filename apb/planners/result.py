@@ -77,10 +77,13 @@ class SearchResult:
 
 
 class Budget:
-    """Time and expansion limits of one run; `exceeded(expanded)` names the limit hit, if any."""
+    """Time and expansion limits of one run; `exceeded(expanded)` names the limit hit, if any. `clock` is wall-clock
+    time by default; `time.process_time` makes the limit one of CPU time (as Fast Downward's limits are)."""
 
-    def __init__(self, timeout: float | None = None, max_nodes: int | None = None) -> None:
-        self.start = time.perf_counter()
+    def __init__(self, timeout: float | None = None, max_nodes: int | None = None,
+                 clock=time.perf_counter) -> None:
+        self.clock = clock
+        self.start = clock()
         self.deadline = None if timeout is None else self.start + timeout
         self.max_nodes = max_nodes
 
@@ -88,13 +91,13 @@ class Budget:
         """TIMEOUT or NODE_LIMIT when a limit is reached before expanding one more state, else None."""
         if self.max_nodes is not None and expanded >= self.max_nodes:
             return NODE_LIMIT
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             return TIMEOUT
         return None
 
     def elapsed(self) -> float:
         """Seconds since the run started."""
-        return time.perf_counter() - self.start
+        return self.clock() - self.start
 
     def limit_message(self, status: str) -> str:
         """A sentence saying which budget ran out."""

@@ -9,21 +9,23 @@ from apb.planners.bfs import breadth_first_search
 from apb.planners.downward import fast_downward
 from apb.planners.gbfs import greedy_best_first
 from apb.planners.heuristics import Heuristic
+from apb.planners.knowledge import solve_with_knowledge
 from apb.planners.random_walk import random_walk
 from apb.planners.result import SearchResult
 
-PLANNERS = ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat")
+PLANNERS = ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat", "learned")
 HEURISTIC_PLANNERS = ("astar", "gbfs")  # planners that take a heuristic (all but blind use the relaxed task)
-_TAKES_NODES = ("bfs", "astar", "ucs", "gbfs")
+_TAKES_NODES = ("bfs", "astar", "ucs", "gbfs", "learned")
 
 
 def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
           max_steps: int | None = None, seed: int = 0, heuristic: str | Heuristic | None = None,
-          preferred: bool = False) -> SearchResult:
+          preferred: bool = False, knowledge: str | None = None, search: str | None = None) -> SearchResult:
     """Runs one planner on `task` (see PLANNERS; `ucs` is uniform-cost search, optimal with action costs).
     `timeout` is in seconds, `max_nodes` bounds expansions, `max_steps` and `seed` drive the random walk,
     `heuristic` overrides the default of astar (lmcut) or gbfs (ff); `preferred` gives gbfs h_FF's preferred
-    operators and a boosted dual queue (apb.planners.gbfs).
+    operators and a boosted dual queue (apb.planners.gbfs); `learned` plans with the `knowledge` file of apb rl train
+    (any learner): `search` "policy" (greedy policy execution) or "gbfs" (apb.planners.knowledge).
     """
     name = str(planner).lower()
     if name not in PLANNERS:
@@ -36,6 +38,13 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
         raise ApbError(f"{name} takes no preferred operators; they apply to gbfs")
     if max_steps is not None and name != "random":
         raise ApbError(f"{name} has no step limit (max_steps); it applies to the random walk")
+    if (knowledge is not None) != (name == "learned"):
+        raise ApbError("the learned planner needs a knowledge file (--knowledge, written by apb rl train), and only "
+                       "it takes one")
+    if search is not None and name != "learned":
+        raise ApbError(f"{name} takes no search (--search); it applies to the learned planner")
+    if name == "learned":
+        return solve_with_knowledge(task, knowledge, timeout=timeout, max_nodes=max_nodes, search=search)
     if name == "bfs":
         return breadth_first_search(task, timeout=timeout, max_nodes=max_nodes)
     if name == "astar":

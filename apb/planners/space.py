@@ -67,3 +67,21 @@ def goal_test(task: Task) -> Callable[[int], bool]:
         return task.is_goal_bits
     pos, neg = task.goal_pos_mask, task.goal_neg_mask
     return lambda bits: bits & pos == pos and not bits & neg
+
+
+def expand(space: SearchSpace, successors: Successors, node: int, is_goal: Callable[[int], bool],
+           cost: int = 1) -> tuple[list[int], int | None, int]:
+    """Adds the new successors of `node` to the space: (their node ids, the first goal node or None, how many
+    successors were generated, duplicates included). Stops at the first goal."""
+    fresh: list[int] = []
+    generated = 0
+    ids, child_g = space.ids, space.g[node] + cost
+    for action, succ in successors(space.bits[node]):
+        generated += 1
+        if succ in ids:
+            continue
+        child = space.add(succ, child_g, node, action)
+        if is_goal(succ):
+            return fresh, child, generated
+        fresh.append(child)
+    return fresh, None, generated

@@ -1,4 +1,5 @@
-"""The trained GNN policy as an apb agent (`apb eval --agents gnn:checkpoint=DIR`): closed loop, one action per
+"""The trained GNN policy as an apb agent (`apb eval --agents gnn:checkpoint=DIR` or `=FILE`, a knowledge file of
+the gnn learner; an unfinished one is used with a one-line warning): closed loop, one action per
 step from the current state (`info["state_pddl"]`) of the task in `info["domain_pddl"]` / `info["problem_pddl"]`."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from apb.engine.errors import ApbError
 
 
 class GNNPolicyAgent(BaseAgent):
-    """Acts with a policy trained by `apb rl train` (the `checkpoint` folder); deterministic."""
+    """Acts with a policy trained by `apb rl train` (the `checkpoint` folder or knowledge file); deterministic."""
 
     name = "gnn"
     deterministic = True

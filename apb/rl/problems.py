@@ -58,15 +58,15 @@ def size_rule(domain: str) -> SizeRule:
     return rule
 
 
-def parse_range(text: str) -> tuple[int, int]:
-    """'10-30' -> (10, 30); '12' -> (12, 12); anything else is an ApbError naming the value."""
+def parse_range(text: str, flag: str = "--objects") -> tuple[int, int]:
+    """'10-30' -> (10, 30); '12' -> (12, 12); anything else is an ApbError naming the flag and the value."""
     low, sep, high = str(text).partition("-")
     try:
         a, b = int(low), int(high) if sep else int(low)
     except ValueError:
-        raise ApbError(f"--objects {text!r}: write a size range such as 10-30") from None
+        raise ApbError(f"{flag} {text!r}: write a range such as 10-30") from None
     if a < 1 or b < a:
-        raise ApbError(f"--objects {text!r}: the range must be A-B with 1 <= A <= B")
+        raise ApbError(f"{flag} {text!r}: the range must be A-B with 1 <= A <= B")
     return a, b
 
 
