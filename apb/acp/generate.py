@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from apb.acp.balance import target
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
 from apb.acp.sampling import sample_states
@@ -29,6 +30,9 @@ STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
 GROUP_SECONDS = 60.0  # time budget per (task, format) group; a group that needs more is reported short
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
+# failed tries of a situation before it is given up for a group: per yes/no answer for bool questions, shared by
+# the four letters for MCQ (a letter never makes a question harder), once for generative ones (deterministic)
+FAILURES = {"bool": 3, "mcq": 6, "gen": 1}
 
 
 @dataclass
@@ -99,20 +103,25 @@ class Generator:
             return True
         return False
 
-    def one(self, task: str, fmt: str, number: int, seen: set[int]) -> Question | None:
-        """The `number`-th question of a group: tries situations in a seeded order until one fits."""
+    def one(self, task: str, fmt: str, number: int, seen: set[int], balance_seed: int | None = None
+            ) -> Question | None:
+        """The `number`-th question of a group: tries situations in a seeded order until one fits, with the gold
+        the balancing rule (`apb.acp.balance.target`, keyed by `balance_seed`, else the seed) gives that number."""
         generator = REGISTRY[task].generate
-        want = number % 2 == 0
+        expected = target(fmt, number, self.seed if balance_seed is None else balance_seed)
+        want = expected == "yes" if fmt == "bool" else expected
         repeats = 0
         for attempt in range(TRIES_PER_QUESTION):
             if attempt and attempt % 10 == 0 and (repeats or len(self.stats.problems) < MAX_PROBLEMS):
                 self._more()  # the states so far cannot fill this group (or only repeat questions): widen the pool
             rng = random.Random(question_id(self.seed, task, fmt, number, attempt))
             sit = self.situations[rng.randrange(len(self.situations))]
-            key = (id(sit), task, fmt, want)
-            if self._failures.get(key, 0) >= (1 if fmt == "gen" else 3):
+            key = (id(sit), task, fmt, want if fmt == "bool" else None)  # an MCQ fails the same for every letter
+            if self._failures.get(key, 0) >= FAILURES[fmt]:
                 continue  # this situation cannot give such a question (generative ones fail deterministically)
             question = generator(sit, fmt, rng, want)
+            if question is not None and expected is not None and question.answer != expected:
+                question = None  # the proved gold is not the one this number needs: another situation
             if question is not None and question.id not in seen:
                 return question
             repeats += question is not None
@@ -120,9 +129,11 @@ class Generator:
                 self._failures[key] = self._failures.get(key, 0) + 1
         return None
 
-    def generate(self, tasks: list[str], formats: list[str], count: int, stop: Any = None) -> list[Question]:
-        """`count` questions for every (task, format) pair, where the task has the format; `stop` (an Event, set on
-        Ctrl-C) ends the work between two questions with ItemInterrupted."""
+    def generate(self, tasks: list[str], formats: list[str], count: int, stop: Any = None, first: int = 0,
+                 balance_seed: int | None = None) -> list[Question]:
+        """`count` questions for every (task, format) pair, where the task has the format, numbered from `first`
+        (the number picks the gold by the balancing rule); `stop` (an Event, set on Ctrl-C) ends the work between
+        two questions with ItemInterrupted."""
         check_choice(tasks, TASKS, "task")
         check_choice(formats, FORMATS, "format")
         if count < 1:
@@ -141,12 +152,12 @@ class Generator:
                     continue
                 made = 0
                 group_start = time.perf_counter()
-                for number in range(count):
+                for number in range(first, first + count):
                     if stop is not None and stop.is_set():
                         raise ItemInterrupted
                     if time.perf_counter() - group_start > self.group_seconds:
                         break  # searches this hard for one group: keep what we have (reported as short)
-                    question = self.one(task, fmt, number, seen)
+                    question = self.one(task, fmt, number, seen, balance_seed)
                     if question is None:
                         continue
                     seen.add(question.id)
@@ -182,10 +193,11 @@ class TaskItem:
     model = None
 
     def __init__(self, source: str, task: str, formats: list[str], count: int, *, seed: int, view: str,
-                 description: str, budget: int) -> None:
+                 description: str, budget: int, start: int = 0, balance_seed: int | None = None) -> None:
         self.id = task
         self.source, self.formats, self.count = source, formats, count
         self.seed, self.view, self.description, self.budget = seed, view, description, budget
+        self.first, self.balance_seed = start, balance_seed
 
     def run(self, out_dir: Any, llm: Any, stop: Any) -> dict:
         # in threads (a stop Event given) generate() has set the filter for them all (catch_warnings is not
@@ -193,7 +205,8 @@ class TaskItem:
         with warnings.catch_warnings() if stop is None else contextlib.nullcontext():
             warnings.simplefilter("ignore", category=UserWarning)
             generator = Generator(self.source, seed=self.seed, budget=self.budget, description=self.description)
-            questions = generator.word(generator.generate([self.id], self.formats, self.count, stop), self.view)
+            questions = generator.word(generator.generate([self.id], self.formats, self.count, stop, self.first,
+                                                                  self.balance_seed), self.view)
         return {"id": self.id, "questions": [q.to_dict() for q in questions], "stats": asdict(generator.stats)}
 
 
@@ -211,9 +224,12 @@ def merge_stats(parts: list[dict]) -> GenerationStats:
 
 def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] | None = None, count: int = 10,
              seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET,
-             executor: str = "thread", concurrency: int = 1) -> tuple[list[Question], GenerationStats]:
+             executor: str = "thread", concurrency: int = 1, start: int = 0, balance_seed: int | None = None
+             ) -> tuple[list[Question], GenerationStats]:
     """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics. Each task is
-    an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either."""
+    an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either. The golds
+    are balanced (`apb.acp.balance`): questions are numbered from `start` in each group, and a caller that asks one
+    question per entry passes the entry's index as `start` and its dataset's seed as `balance_seed`."""
     from apb.eval.executors import absolute_source, collect
 
     tasks = check_choice(list(tasks or TASKS), TASKS, "task")
@@ -224,8 +240,8 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
         raise ACPError(f"unknown view {view!r}: use nl or pddl")
     source = absolute_source(source)
     resolve_dataset(source)  # a bad name or folder fails here, once
-    items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget)
-             for task in tasks]
+    items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget,
+                      start=start, balance_seed=balance_seed) for task in tasks]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=UserWarning)
         records = collect(items, ".", executor=executor, concurrency=concurrency)

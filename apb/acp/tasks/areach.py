@@ -47,7 +47,7 @@ WALKS, WALK_LENGTH = 3000, 300  # seeded random walks that look for the official
 SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drops, when there are too many to list
 
 
-def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def areach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     task, prover = sit.task, sit.prover
     universe = action_universe(task)
     if fmt == "gen":
@@ -85,7 +85,7 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
     proofs = [{"action": correct, "reachable": False, "proof": verdict.proof}]
     for action in distractors:
         proofs.append({"action": action, "reachable": True, "proof": prover.action(task.parse_action(action)).proof})
-    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in distractors])
+    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in distractors], want)
     return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
 
 

@@ -61,7 +61,7 @@ def release_removals(plan: list[str], removable: list[list[int]]) -> list[list[s
     return out
 
 
-def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def just(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     plan = sit.plan()
     if not plan:
         return None
@@ -91,7 +91,7 @@ def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     if not singles_ok or len(singles_bad) < 3:
         return None
     correct = pick(rng, singles_ok, 1)[0]
-    options, label = arrange(rng, {"steps": correct}, [{"steps": s} for s in pick(rng, singles_bad, 3)])
+    options, label = arrange(rng, {"steps": correct}, [{"steps": s} for s in pick(rng, singles_bad, 3)], want)
     return sit.question("just", fmt, {"plan": plan}, label, gold, proof, options)
 
 

@@ -36,7 +36,7 @@ from apb.planners.space import Successors, goal_test
 LAND_NODES = 200_000  # expansions of the greedy searches that find witness plans beyond the enumerated space
 
 
-def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def land(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     found = classify_landmarks(sit)
     if found is None:
         return None
@@ -66,7 +66,7 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     correct = pick(rng, subtle_yes if subtle_yes and rng.random() < 0.7 else list(yes), 1)[0]
     wrong = pick(rng, subtle_no, 1) + pick(rng, list(no), 6)
     wrong = list(dict.fromkeys(wrong))[:3]
-    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong])
+    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong], want)
     proof = {"options": [{"atom": correct, "landmark": True, "proof": yes[correct]}]
              + [{"atom": a, "landmark": False, "proof": no[a]} for a in wrong]}
     return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)

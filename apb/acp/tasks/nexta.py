@@ -30,7 +30,7 @@ NEXTA_NODES = 200_000  # expansions of the optimal A* whose plan's first action 
 # unknown, at the default budget (times budget / DEFAULT_BUDGET at a larger one: `apb acp answer --escalate`)
 
 
-def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     if fmt != "gen":
         return None
     found = successor_distances(sit)

@@ -46,7 +46,7 @@ def progression_sets(sit: Situation, action: str) -> dict[str, list[str]]:
             "stay_false": sorted(false_both)}
 
 
-def prog(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def prog(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     task, state = sit.task, sit.state
     candidates = [str(a) for a in task.applicable(state)]
     if not candidates:
@@ -79,7 +79,7 @@ def prog(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     distractors = list(dict.fromkeys(distractors))[:3]
     if len(distractors) < 3:
         return None
-    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for _, a in distractors])
+    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for _, a in distractors], want)
     return sit.question("prog", fmt, {"action": action}, label, {**gold, "correct": correct, "set": kind}, proof,
                         options)
 

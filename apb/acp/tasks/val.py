@@ -68,7 +68,7 @@ def _base_plan(sit: Situation, rng: random.Random) -> list[str] | None:
     return plan
 
 
-def val(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def val(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     plan = _base_plan(sit, rng)
     if plan is None:
         return None
@@ -94,7 +94,7 @@ def val(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | 
     others = [o for o in others if o != correct]
     if len(others) < 3:
         return None
-    options, label = arrange(rng, correct, pick(rng, others, 3))
+    options, label = arrange(rng, correct, pick(rng, others, 3), want)
     return sit.question("val", fmt, {"plan": seq}, label, gold, proof, options)
 
 
