@@ -165,5 +165,6 @@ def test_a_constant_answer_scores_at_chance_on_generated_questions(seed):
             if len(group) < ENTRIES // 2:
                 short.append((task, fmt))  # blocksworld has few distinct justification MCQs
                 continue
-            assert_at_chance(fmt, group, lambda answer, q: score_response(q, answer)[1].sound, f"{task} {fmt} seed {seed}")
+            assert_at_chance(fmt, group, lambda answer, q: score_response(q, answer)[1].sound,
+                             f"{task} {fmt} seed {seed}")
     assert short in ([], [("just", "mcq")])

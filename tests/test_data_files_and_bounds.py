@@ -10,10 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from apb.cli import main
-
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -40,8 +36,8 @@ def test_a_lone_surrogate_in_a_reply_does_not_crash_apb_run(tmp_path):
     script = tmp_path / "replies.json"
     script.write_text(json.dumps(["(pick-up a) \ud800", "(stack a b) \udfff"]), encoding="utf-8")
     out = tmp_path / "run"
-    proc = apb("run", "blocksworld", "--agent", "act", "--llm", f"scripted:{script}", "--max-steps", "2", "--translator", "fuzzy",
-               "--cache", "off", "--out", str(out))
+    proc = apb("run", "blocksworld", "--agent", "act", "--llm", f"scripted:{script}", "--max-steps", "2",
+               "--translator", "fuzzy", "--cache", "off", "--out", str(out))
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 0, proc.stderr
     assert "\ufffd" in proc.stdout and "not solved: 2 step(s)" in proc.stdout
