@@ -353,7 +353,7 @@ def test_apb_pddl_with_a_problem_folder(tmp_path):
 
 
 def test_apb_pddl_errors_name_the_file(tmp_path):
-    with pytest.raises(ApbError, match="no such domain file"):
+    with pytest.raises(ApbError, match="domain file not found"):
         gym.make("apb/PDDL-v0", domain_file=tmp_path / "missing.pddl", problem_file=tmp_path / "p.pddl")
     with pytest.raises(ApbError, match="no problems given"):
         gym.make("apb/PDDL-v0", domain_file=domain_file("ferry"))

@@ -29,7 +29,7 @@ def gold_server(tmp_path_factory):
     it answers for: (spec, questions.jsonl, pairs folder)."""
     from apb.acp.evaluate import answer_text, build_messages
     from apb.acp.generate import generate
-    from apb.engine.errors import read_input
+    from apb.engine.input_files import read_input
     from apb.nl2pddl.build import build_pairs
     from apb.nl2pddl.runner import domain_file_for, messages_for
 

@@ -77,7 +77,7 @@ def test_nl_yaml_errors_name_file_line_and_what_to_do(tmp_path):
     for text, pattern in cases:
         with pytest.raises(NLTemplateError, match=pattern):
             load_nl_yaml(write(tmp_path, text), domain)
-    with pytest.raises(NLTemplateError, match=r"missing\.yaml: cannot read the file"):
+    with pytest.raises(NLTemplateError, match=r"missing\.yaml: description file not found"):
         load_nl_yaml(tmp_path / "missing.yaml", domain)
 
 

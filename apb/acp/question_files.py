@@ -10,7 +10,8 @@ from pathlib import Path
 from apb.acp.errors import ACPError
 from apb.acp.importer import import_file, released_files
 from apb.acp.records import Question
-from apb.engine.errors import ApbError, read_input
+from apb.engine.errors import ApbError
+from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input
 
 QUESTIONS_FILE = "questions.jsonl"
 ACPBENCH_DIR = "acpbench"
@@ -39,7 +40,7 @@ def read_jsonl(path: Path) -> list[dict]:
     """The records of a JSONL file; ACPError naming the line of a malformed record."""
     records = []
     try:
-        lines = read_input(path, "questions file").splitlines()
+        lines = read_input(path, "questions file", limit=MAX_DATA_BYTES).splitlines()
     except ApbError as err:
         raise ACPError(str(err)) from None
     for number, line in enumerate(lines, 1):
@@ -66,8 +67,10 @@ def read_questions(source: str | Path) -> list[Question]:
             raise ACPError(f"{path}: no questions here: expected {QUESTIONS_FILE} (apb acp generate) or ACPBench's "
                            "<task>/{dev,test}.{bool,mcq,gen}.json[.gz] files")
         return [q for f in files for q in import_file(f)]
-    if not path.is_file():
+    if not path.exists():
         raise ACPError(f"{path}: no such file or folder")
+    if (reason := file_problem(path, "questions file")) is not None:  # a FIFO, a device: never read
+        raise ACPError(f"{path}: {reason}")
     if path.suffix == ".jsonl":
         questions = []
         for i, record in enumerate(read_jsonl(path)):

@@ -76,7 +76,7 @@ def acp_questions(count: int, folder: Path, table: AnswerTable) -> Path:
 def nl2pddl_pairs(count: int, folder: Path, table: AnswerTable) -> Path:
     """`count` NL->PDDL pairs in folder/pairs.jsonl: every pair built from Blocksworld's problems, then copies of them
     under new ids (`<id>-copy<k>`) up to `count`; the gold problems in `table`."""
-    from apb.engine.errors import read_input
+    from apb.engine.input_files import read_input
     from apb.nl2pddl.build import PAIRS_FILE, build_pairs, write_rows
     from apb.nl2pddl.runner import domain_file_for, messages_for
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, read_descriptions, strip_comments
+from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, read_descriptions, read_text, strip_comments
 from apb.datasets.layouts import PlanPair, plan_pairs, plan_stem, problem_files
 from apb.domains.registry import natural_key
 from apb.engine import Plan, load_domain, read_plan
@@ -75,7 +75,7 @@ _PROBLEM_NAME = re.compile(r"\(\s*problem\s+[^\s()]+\s*\)", re.IGNORECASE)
 
 def _problem_body(path: Path) -> str:
     """A problem file's text without comments, its problem name and layout, for telling copies apart."""
-    text = strip_comments(path.read_text(encoding="utf-8", errors="replace"))
+    text = strip_comments(read_text(path, "problem"))
     return " ".join(_PROBLEM_NAME.sub(" ", text).lower().split())
 
 

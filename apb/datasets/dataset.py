@@ -12,7 +12,7 @@ from pathlib import Path
 from apb.datasets.layouts import PlanPair
 from apb.domains.registry import natural_key
 from apb.engine import ApbError, Domain, Plan, Problem, Task, domain_to_pddl, parse_problem, read_plan
-from apb.engine.errors import decode_problem
+from apb.engine.input_files import MAX_CONFIG_BYTES, MAX_PDDL_BYTES, read_input
 
 _DOMAIN_REF = re.compile(r"\(\s*:domain\s+([^\s()]+)\s*\)", re.IGNORECASE)
 _COMMENT = re.compile(r";[^\n]*")
@@ -217,17 +217,10 @@ class Dataset:
         return Plan(pair.plan_steps(plan), plan.source, plan.cost)
 
 
-def read_text(path: Path, what: str) -> str:
-    """A file's text; DatasetError naming the file when it cannot be read."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DatasetError(f"{what} file not found", path=path) from None
-    except UnicodeDecodeError as err:
-        raise DatasetError(f"the {what} file is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8",
-                           path=path) from None
-    except OSError as err:
-        raise DatasetError(f"cannot read the {what} file: {err}", path=path) from None
+def read_text(path: Path, what: str, limit: int = MAX_PDDL_BYTES) -> str:
+    """A file's text (`apb.engine.input_files.read_input`'s checks); DatasetError naming the file when it cannot be
+    read."""
+    return read_input(path, f"{what} file", limit=limit, error=lambda reason: DatasetError(reason, path=path))
 
 
 def problem_number(stem: str) -> int | None:
@@ -260,7 +253,7 @@ def read_descriptions(folder: Path) -> dict[int, dict]:
         if not match:
             continue
         try:
-            data = json.loads(read_text(path, "description"))
+            data = json.loads(read_text(path, "description", MAX_CONFIG_BYTES))
         except ValueError as err:
             raise DatasetError(f"invalid JSON: {err}", path=path, hint="fix or remove the file") from None
         if not isinstance(data, dict):

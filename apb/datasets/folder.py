@@ -13,6 +13,7 @@ from apb.datasets.dataset import (
     ProblemEntry,
     natural_sorted,
     read_descriptions,
+    read_text,
     strip_comments,
 )
 from apb.datasets.layouts import plan_stem
@@ -74,8 +75,8 @@ def _no_domain_hint(folder: Path) -> str:
     """What to do when a folder has no domain.pddl: name a domain file found under another name, if any."""
     for path in sorted(folder.glob("*.pddl")):
         try:
-            head = path.read_text(encoding="utf-8", errors="replace")[:4000]
-        except OSError:
+            head = read_text(path, "PDDL")[:4000]
+        except DatasetError:
             continue
         if _DOMAIN_HEADER.search(strip_comments(head)):
             return f"{path.name} looks like the domain: rename it to domain.pddl"

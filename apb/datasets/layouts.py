@@ -17,6 +17,7 @@ from pathlib import Path
 
 from apb.domains.registry import natural_key
 from apb.engine.errors import ApbError
+from apb.engine.input_files import MAX_CONFIG_BYTES, kind_of, read_input
 from apb.engine.plan_files import Plan, PlanStep
 
 # (plan folder, problem folders to look in, in order)
@@ -59,7 +60,9 @@ def dataset_domain(folder: str | Path) -> Path:
     """The `domain.pddl` of a dataset folder; raises ApbError when there is none."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise ApbError(f"{folder}: not a directory (expected a dataset folder with domain.pddl)")
+        kind = kind_of(folder)
+        raise ApbError(f"{folder}: {'no such folder' if kind is None else f'this is {kind}, not a folder'} (expected "
+                       "a dataset folder with domain.pddl)")
     domain = folder / "domain.pddl"
     if not domain.is_file():
         raise ApbError(f"{folder}: no domain.pddl in this folder")
@@ -93,8 +96,9 @@ def _resolve_orphan(folder: Path, plan: Path, stem: str) -> PlanPair:
         mapping_file = folder / "instance_object_mappings.json"
         if original.is_file() and mapping_file.is_file():
             try:
-                mapping = json.loads(mapping_file.read_text(encoding="utf-8")).get(f"{stem}.pddl") or {}
-            except (OSError, ValueError) as err:
+                text = read_input(mapping_file, "object mapping file", limit=MAX_CONFIG_BYTES)
+                mapping = json.loads(text).get(f"{stem}.pddl") or {}
+            except ValueError as err:
                 raise ApbError(f"{mapping_file}: cannot read the object mapping: {err}") from None
             if mapping:
                 rename = {str(new).lower(): str(old).lower() for old, new in mapping.items()}

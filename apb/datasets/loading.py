@@ -8,6 +8,7 @@ from apb.datasets.autoplanbench import from_autoplanbench, is_autoplanbench
 from apb.datasets.dataset import Dataset, DatasetError
 from apb.datasets.folder import from_folder
 from apb.datasets.pddlgym_library import from_pddlgym, pddlgym_root
+from apb.engine.input_files import file_problem
 
 PDDLGYM_PREFIX = "pddlgym:"
 
@@ -37,5 +38,9 @@ def load_dataset(source: str | Path) -> Dataset:
                                hint="pass a dataset folder, or install pddlgym / set $APB_PDDLGYM_ROOT for "
                                "PDDLGym's domains")
         return from_pddlgym(source)  # a bare name: PDDLGym's library (the error lists its domains)
+    if path.exists():  # a FIFO, a device, a file that is no dataset: say what it is
+        raise DatasetError(file_problem(path, "dataset source") or "not a dataset folder, PDDL problem file or "
+                           "PDDLGym domain file", path=path,
+                           hint="pass a dataset folder, a PDDLGym domain name or a PDDLGym domain file")
     raise DatasetError("no such file or folder", path=path,
                        hint="pass a dataset folder, a PDDLGym domain name or a PDDLGym domain file")

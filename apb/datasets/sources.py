@@ -19,6 +19,7 @@ from apb.datasets.dataset import Dataset, DatasetError, ProblemEntry, natural_so
 from apb.datasets.loading import load_dataset
 from apb.domains import registry
 from apb.engine import load_domain
+from apb.engine.input_files import file_problem
 from apb.engine.model import Domain
 
 _DEFINES_DOMAIN = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
@@ -57,8 +58,8 @@ def bundled(name: str, split: str = DEFAULT_SPLIT) -> Dataset:
 def from_files(domain_file: str | os.PathLike, problems: Any) -> Dataset:
     """A Dataset from a domain file and problem files: one path, a folder of *.pddl files, or a list."""
     domain_path = Path(domain_file).expanduser()
-    if not domain_path.is_file():
-        raise DatasetError("no such domain file", path=domain_path, hint="pass domain_file= the path of a PDDL domain")
+    if (reason := file_problem(domain_path, "domain file")) is not None:
+        raise DatasetError(reason, path=domain_path, hint="pass domain_file= the path of a PDDL domain")
     if problems is None:
         raise DatasetError("no problems given", path=domain_path,
                            hint="pass problem_file= a PDDL problem file or problems= a folder or list of files")
@@ -73,8 +74,8 @@ def from_files(domain_file: str | os.PathLike, problems: Any) -> Dataset:
     else:
         files = [Path(p).expanduser() for p in problems]
     for f in files:
-        if not f.is_file():
-            raise DatasetError("no such problem file", path=f)
+        if (reason := file_problem(f, "problem file")) is not None:
+            raise DatasetError(reason, path=f)
     entries = []
     seen: set[str] = set()
     for f in files:

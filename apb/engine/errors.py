@@ -107,22 +107,3 @@ def decode_problem(err: UnicodeDecodeError) -> str:
     line = data[: err.start].count(b"\n") + 1
     bad = data[err.start: err.start + 1].hex() if data else "?"
     return f"byte 0x{bad} at offset {err.start} (line {line})"
-
-
-def read_input(path, what: str = "file") -> str:
-    """The text of an input file, or InputFileError naming the file and the problem (for text that is not UTF-8,
-    the byte offset and line of the first bad byte) and what to do."""
-    from pathlib import Path
-
-    path = Path(path)
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"{path}: {what} not found; check the path") from None
-    except IsADirectoryError:
-        raise InputFileError(f"{path}: is a folder, expected a {what}") from None
-    except UnicodeDecodeError as err:
-        raise InputFileError(f"{path}: the {what} is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8"
-                             ) from None
-    except OSError as err:
-        raise InputFileError(f"{path}: cannot read the {what}: {err.strerror or err}") from None

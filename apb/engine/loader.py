@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apb.engine.errors import PDDLError, decode_problem
+from apb.engine.errors import PDDLError
+from apb.engine.input_files import MAX_PDDL_BYTES, read_input
 from apb.engine.limits import MAX_PROBLEM_CHARS, over_limit
 from apb.engine.model import Domain, Problem
 from apb.engine.parser import parse_domain, parse_problem
@@ -14,28 +15,20 @@ from apb.engine.task import Task
 def _read(source, kind: str) -> tuple[str, str | None]:
     """(text, name) from a path, PDDL text, or an object of the `pddl` package (printed as PDDL)."""
     if isinstance(source, Path):
-        return _read_file(source), str(source)
+        return _read_file(source, kind), str(source)
     if isinstance(source, str):
         if "(" in source or "\n" in source or not source.strip():  # PDDL text, possibly empty or all comments
             return source, None
-        return _read_file(Path(source)), source
+        return _read_file(Path(source), kind), source
     module = type(source).__module__ or ""
     if module.startswith("pddl."):
         return str(source), f"<pddl.{type(source).__name__}>"
     raise PDDLError(f"expected a {kind} file path or PDDL text, got {type(source).__name__}")
 
 
-def _read_file(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PDDLError("file not found", file=str(path), hint="check the path") from None
-    except IsADirectoryError:
-        raise PDDLError("is a directory, expected a PDDL file", file=str(path)) from None
-    except UnicodeDecodeError as err:
-        raise PDDLError(f"not UTF-8 text ({decode_problem(err)})", file=str(path), hint="re-save it as UTF-8") from None
-    except OSError as err:
-        raise PDDLError(f"cannot read file: {err}", file=str(path)) from None
+def _read_file(path: Path, kind: str) -> str:
+    return read_input(path, f"{kind} file", limit=MAX_PDDL_BYTES,
+                      error=lambda reason: PDDLError(reason, file=str(path)))
 
 
 def load_domain(domain) -> Domain:

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from apb.engine.errors import PlanError, decode_problem
+from apb.engine.errors import PlanError
+from apb.engine.input_files import MAX_PLAN_BYTES, read_input
 
 _STEP = re.compile(r"^(?:\d+\s*:\s*)?(\([^()]*\))\s*(?:\[[^\]]*\])?$")
 _COST = re.compile(r"cost\s*=\s*(\d+)", re.IGNORECASE)
@@ -73,15 +74,7 @@ def parse_plan(text: str, name: str | None = None) -> Plan:
 def read_plan(path: str | Path) -> Plan:
     """Reads a plan file; a missing or unreadable file raises PlanError."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PlanError("plan file not found", file=str(path)) from None
-    except UnicodeDecodeError as err:
-        raise PlanError(f"the plan file is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8",
-                        file=str(path)) from None
-    except OSError as err:
-        raise PlanError(f"cannot read plan file: {err}", file=str(path)) from None
+    text = read_input(path, "plan file", limit=MAX_PLAN_BYTES, error=lambda reason: PlanError(reason, file=str(path)))
     return parse_plan(text, str(path))
 
 

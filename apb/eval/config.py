@@ -24,7 +24,8 @@ from typing import Any
 
 import yaml
 
-from apb.engine.errors import ApbError, read_input
+from apb.engine.errors import ApbError
+from apb.engine.input_files import MAX_CONFIG_BYTES, read_input
 from apb.eval.episode_specs import EvalError, parse_problems, parse_seeds, plan_episodes
 from apb.eval.trajectory import EpisodeSpec
 from apb.flags import DEFAULT_CONCURRENCY
@@ -74,10 +75,7 @@ def expand_domains(domains: list[str] | str) -> list[str]:
 
 
 def _read(path: Path) -> tuple[Any, dict[str, int]]:
-    try:
-        text = read_input(path, "experiment file")
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read the experiment file: {err.strerror or err}") from None
+    text = read_input(path, "experiment file", limit=MAX_CONFIG_BYTES)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)

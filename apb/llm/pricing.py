@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from apb.engine.input_files import MAX_CONFIG_BYTES, read_input
 from apb.llm.base import LLMConfigError, Usage
 
 PRICES_ENV = "APB_PRICES"
@@ -108,10 +109,10 @@ def _price_entry(name: str, entry: Any, base: ModelPrice | None, source: str) ->
 def read_price_file(path: str | Path) -> dict[str, Any]:
     """The `models` mapping of a price file (or the whole file when it has no `models` key)."""
     path = Path(path).expanduser()
+    text = read_input(path, "price file", limit=MAX_CONFIG_BYTES,
+                      error=lambda reason: LLMConfigError(f"{path}: {reason}"))
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise LLMConfigError(f"{path}: cannot read the price file: {err.strerror or err}") from None
+        data = yaml.safe_load(text)
     except yaml.YAMLError as err:
         raise LLMConfigError(f"{path}: invalid YAML in the price file: {err}") from None
     if data is None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from apb.engine.input_files import MAX_SCRIPT_BYTES, read_input
 from apb.llm.base import Completion, LLMError, Message, SyncLLM, Usage, check_messages
 
 
@@ -26,13 +27,8 @@ def approx_tokens(text: str) -> int:
 
 def read_script(path: str | Path) -> list[str]:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise LLMError(f"{path}: the scripted responses are not UTF-8 text (byte offset {err.start}); re-save the "
-                       "file as UTF-8") from None
-    except OSError as err:
-        raise LLMError(f"{path}: cannot read the scripted responses: {err.strerror or err}") from None
+    text = read_input(path, "scripted responses file", limit=MAX_SCRIPT_BYTES,
+                      error=lambda reason: LLMError(f"{path}: {reason}"))
     if path.suffix.lower() == ".json":
         try:
             data = json.loads(text)

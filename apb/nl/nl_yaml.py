@@ -15,7 +15,8 @@ from pathlib import Path
 
 import yaml
 
-from apb.engine.errors import ApbError, decode_problem
+from apb.engine.errors import ApbError
+from apb.engine.input_files import MAX_CONFIG_BYTES, read_input
 from apb.engine.model import ROOT_TYPE
 from apb.nl.grammar import plural
 
@@ -220,13 +221,8 @@ class NLTemplates:
 # ---- reading files ----------------------------------------------------------------------------------------------
 def read_description_text(path: str | Path) -> str:
     """The text of a description file; NLTemplateError naming the file when it cannot be read."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise NLTemplateError(f"the description file is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8",
-                              file=path) from None
-    except OSError as err:
-        raise NLTemplateError(f"cannot read the file: {err.strerror or err}", file=path) from None
+    return read_input(path, "description file", limit=MAX_CONFIG_BYTES,
+                      error=lambda reason: NLTemplateError(reason, file=path))
 
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML has it: ~10x faster

@@ -25,7 +25,8 @@ from pathlib import Path
 from apb.datasets import Dataset, ProblemEntry
 from apb.datasets.dataset import strip_comments
 from apb.engine import load_domain, parse_domain, parse_problem
-from apb.engine.errors import ApbError, read_input
+from apb.engine.errors import ApbError
+from apb.engine.input_files import read_input
 from apb.engine.model import ROOT_TYPE, Domain
 from apb.nl.nl_yaml import NLTemplates
 from apb.nl.template_builder import build_templates

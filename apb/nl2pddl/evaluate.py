@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from apb.engine import Domain, Problem, Task
-from apb.engine.errors import ApbError, PDDLError, PDDLWarning, decode_problem
+from apb.engine.errors import ApbError, PDDLError, PDDLWarning
+from apb.engine.input_files import MAX_PDDL_BYTES, read_input
 from apb.engine.loader import problem_from_text
 from apb.equivalence import Budget, check
 from apb.equivalence.closure import UNSOLVABLE, is_strips
@@ -85,13 +86,8 @@ def _text(source: str | Path) -> str:
     """PDDL text from a Path (which must exist) or a string, which is the text itself: a string is never opened as
     a path (a model's answer is data)."""
     if isinstance(source, Path):
-        try:
-            return source.read_text(encoding="utf-8")
-        except UnicodeDecodeError as err:
-            raise PDDLError(f"the problem is not UTF-8 text ({decode_problem(err)})", file=str(source),
-                            hint="re-save it as UTF-8") from None
-        except OSError as err:
-            raise PDDLError(f"cannot read the problem: {err}", file=str(source)) from None
+        return read_input(source, "problem file", limit=MAX_PDDL_BYTES,
+                          error=lambda reason: PDDLError(reason, file=str(source)))
     return source
 
 

@@ -13,7 +13,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from apb.engine.errors import ApbError, read_input
+from apb.engine.errors import ApbError
+from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input
 from apb.nl2pddl.build import PAIRS_FILE, write_rows
 from apb.nl2pddl.registry import is_domain_key
 
@@ -29,8 +30,8 @@ def read_rows(path: str | Path) -> list[dict]:
     """Rows of a .json (a list, or {"rows": [...]}), .jsonl or .parquet file (parquet needs pyarrow), or of the
     SQLite database (.db, .sqlite) Planetarium's dataset generator writes."""
     path = Path(path)
-    if not path.is_file():
-        raise PairsFormatError(f"{path}: no such file (give a .json, .jsonl or .parquet file of rows)")
+    if (reason := file_problem(path, "pairs file")) is not None:  # missing, a folder, a FIFO, a device
+        raise PairsFormatError(f"{path}: {reason} (give a .json, .jsonl or .parquet file of rows)")
     suffix = path.suffix.lower()
     if suffix in SQLITE_SUFFIXES:
         return _sqlite_rows(path)
@@ -41,7 +42,7 @@ def read_rows(path: str | Path) -> list[dict]:
             raise PairsFormatError(f"{path}: reading parquet needs pyarrow: pip install pyarrow, or convert the "
                                    "file to JSON lines") from None
         return pq.read_table(path).to_pylist()
-    text = read_input(path, "pairs file")
+    text = read_input(path, "pairs file", limit=MAX_DATA_BYTES)
     try:
         if suffix == ".json":
             data = json.loads(text)

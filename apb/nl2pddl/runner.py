@@ -16,7 +16,8 @@ from typing import Any
 
 from apb.agents.llm_plus_p import extract_problem_pddl
 from apb.engine import load_domain
-from apb.engine.errors import ApbError, read_input
+from apb.engine.errors import ApbError
+from apb.engine.input_files import read_input
 from apb.engine.limits import MAX_ANSWER_CHARS, over_limit
 from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
 from apb.eval.rundir import fingerprint_files
