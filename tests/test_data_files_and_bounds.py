@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from apb.cli import main
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -17,6 +21,14 @@ def apb(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-m", "apb", *args], capture_output=True, text=True, cwd=cwd, env=env,
                           timeout=300)
+
+
+def exit_code(argv: list[str]) -> int:
+    """What `apb ARGV` exits with, whether argparse refuses the flags (SystemExit) or the command does."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return stop.code
 
 
 def one_line_error(capsys, *fragments: str) -> str:
@@ -44,3 +56,110 @@ def test_a_lone_surrogate_in_a_reply_does_not_crash_apb_run(tmp_path):
     (episode,) = (out / "episodes").glob("*.jsonl")
     footer = json.loads(episode.read_text(encoding="utf-8").splitlines()[-1])
     assert footer["error"] is None and footer["steps"] == 2
+
+
+# ---- bounds and silent choices ----------------------------------------------------------------------------------
+BW = ROOT.parent / "shared" / "reference" / "autoplanbench" / "blocksworld"
+BW_DOMAIN = BW / "domain.pddl"
+BW_PROBLEM = BW / "orig_problems" / "instance-1.pddl"
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    (["acp", "generate", "ferry", "--count", "99999999999999999999"], ["--count", "10000"]),
+    (["acp", "generate", "ferry", "--tasks", ""], ["--tasks", "no task"]),
+    (["acp", "generate", "ferry", "--formats", " , "], ["--formats", "no format"]),
+    (["bench", "env", "--num-envs", "99999999999"], ["--num-envs", "1024"]),
+])
+def test_counts_and_lists_out_of_bounds_are_refused_before_any_work(argv, fragments, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert exit_code([*argv, "--out", str(out)] if argv[0] == "acp" else argv) == 2
+    one_line_error(capsys, *fragments)
+    assert not out.exists()
+
+
+def test_state_steps_beyond_the_plan_or_without_a_plan_are_refused(tmp_path, capsys):
+    plan = tmp_path / "plan.txt"
+    plan.write_text("(unstack b c)\n(put-down b)\n", encoding="utf-8")
+    # still clamped at the plan's length: two steps applied, exit 0
+    assert main(["state", str(BW_DOMAIN), str(BW_PROBLEM), "--plan", str(plan), "--steps", "2", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["state", str(BW_DOMAIN), str(BW_PROBLEM), "--plan", str(plan), "--steps", "99999999999999999"]) == 2
+    one_line_error(capsys, "--steps 99999999999999999", "2 steps")
+    assert main(["state", str(BW_DOMAIN), str(BW_PROBLEM), "--steps", "3"]) == 2
+    one_line_error(capsys, "--steps", "--plan")
+
+
+def _problem_for(tmp_path: Path, domain_name: str) -> Path:
+    text = BW_PROBLEM.read_text(encoding="utf-8")
+    other = tmp_path / f"for-{domain_name}.pddl"
+    import re
+
+    other.write_text(re.sub(r"\(:domain\s+[^\s()]+\)", f"(:domain {domain_name})", text, count=1), encoding="utf-8")
+    return other
+
+
+@pytest.mark.parametrize("command", ["validate", "solve", "equiv"])
+def test_a_problem_for_another_domain_is_an_error(command, tmp_path, capsys):
+    other = _problem_for(tmp_path, "gripper-strips")
+    plan = tmp_path / "plan.txt"
+    plan.write_text("(pick-up a)\n", encoding="utf-8")
+    argv = {"validate": ["validate", str(BW_DOMAIN), str(other), str(plan)],
+            "solve": ["solve", str(BW_DOMAIN), str(other)],
+            "equiv": ["equiv", str(BW_DOMAIN), str(other), str(BW_PROBLEM)]}[command]
+    assert main(argv) == 2
+    one_line_error(capsys, str(other), "gripper-strips", "domain")
+
+
+def test_duplicate_objects_are_refused_naming_the_object(tmp_path, capsys):
+    text = BW_PROBLEM.read_text(encoding="utf-8")
+    import re
+
+    match = re.search(r"\(:objects\s+([^\s()]+)", text)
+    name = match.group(1)
+    doubled = tmp_path / "doubled.pddl"
+    doubled.write_text(text[:match.end()] + f" {name}" + text[match.end():], encoding="utf-8")
+    assert main(["solve", str(BW_DOMAIN), str(doubled)]) == 2
+    one_line_error(capsys, f"'{name}'", "twice", str(doubled))
+
+
+def test_a_utf8_byte_order_mark_at_the_start_of_a_pddl_file_is_accepted(tmp_path, capsys):
+    domain = tmp_path / "domain.pddl"
+    problem = tmp_path / "problem.pddl"
+    domain.write_bytes(b"\xef\xbb\xbf" + BW_DOMAIN.read_bytes())
+    problem.write_bytes(b"\xef\xbb\xbf" + BW_PROBLEM.read_bytes())
+    assert main(["solve", str(domain), str(problem)]) == 0
+    assert "solved" in capsys.readouterr().err
+
+
+# ---- CLI scorers read only up to the bound ----------------------------------------------------------------------
+def _huge_problem(path: Path, tail: bytes = b"\x00 never read") -> Path:
+    """A problem far over MAX_PROBLEM_CHARS whose end is binary: reading it whole would refuse it as binary."""
+    from apb.engine.limits import MAX_PROBLEM_CHARS
+
+    atoms = " ".join(f"(ontable b{i})" for i in range(MAX_PROBLEM_CHARS // 2))  # 4 bytes a character and more
+    path.write_bytes(f"(define (problem big) (:domain blocksworld-4ops) (:init {atoms}".encode() + tail)
+    return path
+
+
+def test_apb_equiv_reads_a_huge_problem_only_up_to_the_bound_and_answers_as_in_process(tmp_path, capsys):
+    from apb.engine import PDDLError, load_domain
+    from apb.equivalence import check
+
+    big = _huge_problem(tmp_path / "big.pddl")
+    assert main(["equiv", str(BW_DOMAIN), str(big), str(BW_PROBLEM)]) == 2
+    err = one_line_error(capsys, str(big), "over the limit of 100,000 characters")
+    assert "binary" not in err  # the tail past the bound was never read
+    with pytest.raises(PDDLError, match="over the limit of 100,000"):  # the in-process scorer on the text
+        check(load_domain(BW_DOMAIN), big.read_bytes()[:-14].decode(), BW_PROBLEM.read_text(encoding="utf-8"))
+
+
+def test_nl2pddl_score_reads_a_huge_answer_only_up_to_the_bound_and_answers_as_in_process(tmp_path, capsys):
+    from apb.nl2pddl.evaluate import assess
+
+    gold = ROOT / "tests" / "data" / "nl2pddl" / "bw_gold.pddl"
+    big = _huge_problem(tmp_path / "answer.pddl")
+    assert main(["nl2pddl", "score", str(gold), str(big), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["parseable"] is False and "over the limit of 100,000" in report["error"]
+    in_process = assess(gold, big.read_bytes()[:-14].decode())
+    assert not in_process.evaluation.parseable and "over the limit of 100,000" in in_process.error

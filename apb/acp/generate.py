@@ -232,8 +232,10 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
     question per entry passes the entry's index as `start` and its dataset's seed as `balance_seed`."""
     from apb.eval.executors import absolute_source, collect
 
-    tasks = check_choice(list(tasks or TASKS), TASKS, "task")
-    formats = check_choice(list(formats or FORMATS), FORMATS, "format")
+    tasks = check_choice(list(TASKS if tasks is None else tasks), TASKS, "task")
+    formats = check_choice(list(FORMATS if formats is None else formats), FORMATS, "format")
+    if not tasks or not formats:
+        raise ACPError(f"no {'task' if not tasks else 'format'} to generate: name at least one (or pass None for all)")
     if count < 1:
         raise ACPError(f"--count must be at least 1, got {count}")
     if view not in VIEWS:

@@ -19,6 +19,7 @@ checks made before a file is read.
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from collections.abc import Callable
@@ -83,9 +84,11 @@ def file_problem(path: str | os.PathLike, what: str = "file") -> str | None:
 
 
 def read_input(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_TEXT_BYTES,
-               error: Fail | None = None) -> str:
+               error: Fail | None = None, head: int | None = None) -> str:
     """The text of a regular file of at most `limit` bytes, UTF-8 without NUL bytes; else `error(reason)` is
-    raised (default: InputFileError('PATH: reason')) naming what is wrong and what to do."""
+    raised (default: InputFileError('PATH: reason')) naming what is wrong and what to do. With `head` (a scorer's
+    bound + 1), a longer file is not refused: only its first `head` characters are read and returned, so the scorer
+    answers it as it answers text past its bound in process (`apb.engine.limits`)."""
     path = Path(path)
 
     def fail(reason: str) -> Exception:
@@ -105,7 +108,9 @@ def read_input(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_
         kind = _kind(info.st_mode)
         if kind is not None:
             raise fail(_not_regular(what, kind))
-        if info.st_size > limit:
+        if head is not None:
+            limit = min(limit, 4 * head)  # UTF-8: at most 4 bytes a character
+        elif info.st_size > limit:
             raise fail(f"the {what} is {info.st_size:,} bytes, over the limit of {limit:,} for a {what}: "
                        "it is not read")
         data = _read_at_most(fd, limit + 1)
@@ -113,18 +118,21 @@ def read_input(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_
         raise fail(f"cannot read the {what}: {err.strerror or err}") from None
     finally:
         os.close(fd)
-    if len(data) > limit:  # grew while it was read
+    cut = head is not None and len(data) > limit  # the first `head` characters are wanted, not the whole file
+    if cut:
+        data = data[:limit]
+    elif len(data) > limit:  # grew while it was read
         raise fail(f"the {what} is over the limit of {limit:,} bytes for a {what}: it is not read")
     nul = data.find(b"\x00")
     if nul >= 0:
         raise fail(f"the {what} is binary, not text (a NUL byte at offset {nul}); pass a UTF-8 text file")
     try:
-        text = data.decode("utf-8")
+        text = codecs.getincrementaldecoder("utf-8")().decode(data, final=not cut)  # a character cut at the end
     except UnicodeDecodeError as err:
         raise fail(f"the {what} is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8") from None
     if "\r" in text:  # line ends as Path.read_text reads them
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    return text if head is None else text[:head]
 
 
 def _read_at_most(fd: int, size: int) -> bytes:

@@ -34,6 +34,7 @@ from apb.eval.trajectory import EpisodeSpec, episode_id
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
+    MAX_GENERATED,
     add_executor,
     add_llm_concurrency,
     at_most,
@@ -42,7 +43,6 @@ from apb.flags import (
     positive_int,
 )
 
-MAX_GENERATED = 10_000  # apb generate --count: more would run for days
 MAX_DUPLICATES = 1_000  # apb generate stops after this many duplicate problems in a row
 out = make_console()
 err = make_console(stderr=True)

@@ -30,8 +30,7 @@ from typing import NamedTuple
 
 from apb.engine import Domain, Problem, Task
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning
-from apb.engine.input_files import MAX_PDDL_BYTES, read_input
-from apb.engine.loader import problem_from_text
+from apb.engine.loader import problem_file_text, problem_from_text
 from apb.equivalence import Budget, check
 from apb.equivalence.closure import UNSOLVABLE, is_strips
 from apb.equivalence.rules import rule_closure
@@ -83,12 +82,9 @@ class Assessment:
 
 
 def _text(source: str | Path) -> str:
-    """PDDL text from a Path (which must exist) or a string, which is the text itself: a string is never opened as
-    a path (a model's answer is data)."""
-    if isinstance(source, Path):
-        return read_input(source, "problem file", limit=MAX_PDDL_BYTES,
-                          error=lambda reason: PDDLError(reason, file=str(source)))
-    return source
+    """PDDL text from a Path (which must exist; read up to the bound, as `problem_from_text` reads text) or a
+    string, which is the text itself: a string is never opened as a path (a model's answer is data)."""
+    return problem_file_text(source) if isinstance(source, Path) else source
 
 
 def _parse(text: str, domain: Domain, name: str) -> Problem:

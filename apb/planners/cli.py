@@ -44,7 +44,8 @@ def add_parsers(commands) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err))
+    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
+                     same_domain=True)
     result = solve(task, args.planner, timeout=args.timeout, max_nodes=args.max_nodes, max_steps=args.max_steps,
                    seed=args.seed)
     if args.output and result.plan is not None:
@@ -64,12 +65,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err))
+    if args.steps is not None and not args.plan:
+        raise ApbError(f"--steps {args.steps} applies the first steps of a plan: pass --plan PLAN too")
+    plan = read_plan(args.plan) if args.plan else None
+    if plan is not None and args.steps is not None and args.steps > len(plan.steps):
+        raise ApbError(f"--steps {args.steps}: {args.plan} has {len(plan.steps)} steps; pass at most that many")
+    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
+                     same_domain=True)
     state = task.initial_state
     applied = 0
     failure = None
-    if args.plan:
-        plan = read_plan(args.plan)
+    if plan is not None:
         steps = plan.steps if args.steps is None else plan.steps[: args.steps]
         for step in steps:
             try:
