@@ -163,3 +163,74 @@ def test_nl2pddl_score_reads_a_huge_answer_only_up_to_the_bound_and_answers_as_i
     assert report["parseable"] is False and "over the limit of 100,000" in report["error"]
     in_process = assess(gold, big.read_bytes()[:-14].decode())
     assert not in_process.evaluation.parseable and "over the limit of 100,000" in in_process.error
+
+
+# ---- data files are validated before any work ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def acp_records(tmp_path_factory) -> dict[str, dict]:
+    """One generated question per format (apb JSONL records), to be broken field by field."""
+    from apb.acp import generate
+
+    questions, _ = generate("ferry", tasks=["app"], count=1, seed=0)
+    return {q.format: q.to_dict() for q in questions}
+
+
+def _write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def _without(record: dict, key: str) -> dict:
+    return {k: v for k, v in record.items() if k != key}
+
+
+BROKEN = {  # name -> (format, change, fragments of the error)
+    "no answer": ("bool", lambda r: _without(r, "answer"), ["gold"]),
+    "integer answer": ("bool", lambda r: {**r, "answer": 1}, ["answer", "yes or no"]),
+    "MCQ answer outside the choices": ("mcq", lambda r: {**r, "answer": "E"}, ["answer", "'E'", "A, B, C, D"]),
+    "no question": ("bool", lambda r: _without(r, "question"), ["question"]),
+    "bogus task": ("bool", lambda r: {**r, "task": "bogus"}, ["task", "'bogus'"]),
+    "essay format": ("bool", lambda r: {**r, "format": "essay"}, ["format", "'essay'"]),
+    "choices a string": ("mcq", lambda r: {**r, "choices": "A B C"}, ["choices"]),
+    "generative gold of the wrong type": ("gen", lambda r: {**r, "answer": "(sail l0 l1)"}, ["answer", "list"]),
+}
+
+
+@pytest.mark.parametrize("name", list(BROKEN))
+@pytest.mark.parametrize("command", ["eval", "export"])
+def test_a_broken_question_record_is_refused_naming_its_line_and_field(name, command, acp_records, tmp_path,
+                                                                       capsys):
+    fmt, change, fragments = BROKEN[name]
+    good = acp_records[fmt]
+    path = _write_jsonl(tmp_path / "questions.jsonl", [good, change(dict(good))])
+    answers = tmp_path / "answers.txt"
+    answers.write_text("yes\n---\nyes\n", encoding="utf-8")
+    out = tmp_path / "out"
+    argv = {"eval": ["acp", "eval", str(path), "--llm", f"scripted:{answers}", "--out", str(out), "--no-progress",
+                     "--cache", "off"],
+            "export": ["acp", "export", str(out), "--questions", str(path)]}[command]
+    assert exit_code(argv) == 2
+    one_line_error(capsys, f"{path}:2", *fragments)
+    assert not out.exists()  # nothing written, no run.json left behind
+
+
+def test_acp_report_on_a_binary_or_damaged_results_file_is_one_line(tmp_path, capsys):
+    binary = tmp_path / "results.jsonl"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe")
+    assert exit_code(["acp", "report", str(binary)]) == 2
+    one_line_error(capsys, str(binary))
+    numbers = tmp_path / "numbers.jsonl"
+    numbers.write_text("1\n2\n", encoding="utf-8")
+    assert exit_code(["acp", "report", str(numbers)]) == 2
+    one_line_error(capsys, f"{numbers}:1")
+
+
+def test_apb_report_on_a_non_utf8_episode_file_is_one_line(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["eval", "--domains", "blocksworld", "--agents", "oracle", "--problems", "1", "--out", str(out),
+                 "--no-progress"]) == 0
+    (episode,) = (out / "episodes").glob("*.jsonl")
+    episode.write_bytes(episode.read_bytes().replace(b'"', b"\xe9", 1))
+    capsys.readouterr()
+    assert exit_code(["report", str(out)]) == 2
+    one_line_error(capsys, str(episode), "UTF-8")

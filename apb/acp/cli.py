@@ -87,7 +87,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import sys
 
     from apb.acp.evaluate import evaluate
-    from apb.acp.importer import require_gold
     from apb.acp.question_files import read_questions
     from apb.eval.rundir import check_writable
     from apb.llm import make_llm, request_cap
@@ -95,13 +94,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
                                Path(args.questions).parent) / "eval")
     check_writable(target)
-    questions = read_questions(args.questions)
+    questions = read_questions(args.questions, scored_by="apb acp eval")
     if not questions:
         raise ACPError(f"{args.questions}: no questions")
-    require_gold(questions, args.questions, "apb acp eval")
-    examples = read_questions(args.shots_from) if args.shots_from else None
-    if examples:
-        require_gold(examples, args.shots_from, "--shots-from (its examples show their answers)")
+    examples = (read_questions(args.shots_from, scored_by="--shots-from (its examples show their answers)")
+                if args.shots_from else None)
     cap = request_cap(args.llm, args.llm_concurrency, args.concurrency)
     llm = make_llm(args.llm, cache=args.cache, concurrency=cap)
     summary = evaluate(questions, llm, target, shots=args.shots,

@@ -54,7 +54,6 @@ def check_listen(host: str, port: int) -> None:
 
 def cmd_acp_export(args: argparse.Namespace) -> int:
     from apb.acp import read_questions
-    from apb.acp.importer import require_gold
     from apb.eval.rundir import open_run_dir, prepare_run_dir
     from apb.integrations.lm_eval import export_lm_eval
 
@@ -62,8 +61,7 @@ def cmd_acp_export(args: argparse.Namespace) -> int:
                 "cot": args.cot}
     prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
                     resumable=False)
-    questions = read_questions(args.questions)
-    require_gold(questions, args.questions, "apb acp export (its process_results scores against the gold)")
+    questions = read_questions(args.questions, scored_by="apb acp export (its process_results scores against the gold)")
     with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
         names = export_lm_eval(questions, args.out, shots=args.shots, cot=args.cot)
     out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag apb_acp); run "

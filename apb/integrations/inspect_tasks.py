@@ -248,10 +248,7 @@ def acp(questions: str | None = None, domain: str = "blocksworld", tasks: str = 
     from apb.acp import FORMATS, TASKS, generate, read_questions
 
     if questions:
-        from apb.acp.importer import require_gold
-
-        items = read_questions(questions)
-        require_gold(items, questions, "the apb/acp task (its scorer compares with the gold)")
+        items = read_questions(questions, scored_by="the apb/acp task (its scorer compares with the gold)")
         name = f"apb-acp-{Path(str(questions)).stem}"
     else:
         items, _ = generate(domain, tasks=_choices(tasks, TASKS, "task"), formats=_choices(formats, FORMATS, "format"),
