@@ -234,3 +234,54 @@ def test_apb_report_on_a_non_utf8_episode_file_is_one_line(tmp_path, capsys):
     capsys.readouterr()
     assert exit_code(["report", str(out)]) == 2
     one_line_error(capsys, str(episode), "UTF-8")
+
+
+@pytest.fixture(scope="module")
+def pairs_folder(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("pairs")
+    assert main(["nl2pddl", "build", "blocksworld", "--count", "2", "--out", str(folder / "P")]) == 0
+    return folder / "P"
+
+
+PAIR_BROKEN = {  # name -> (change, fragments)
+    "gold that does not parse": (lambda r: {**r, "problem_pddl": "(define (problem x) (:domain blocksworld) (:init"},
+                                 ["problem_pddl", "does not parse"]),
+    "integer gold": (lambda r: {**r, "problem_pddl": 7}, ["problem_pddl", "not text"]),
+    "domain file outside the folder": (lambda r: {**r, "domain_file": "../../../etc/passwd"},
+                                       ["domain_file", "../../../etc/passwd", "outside"]),
+}
+
+
+@pytest.mark.parametrize("name", list(PAIR_BROKEN))
+@pytest.mark.parametrize("command", ["eval", "import", "export"])
+def test_a_broken_pair_is_refused_naming_its_line_and_field(name, command, pairs_folder, tmp_path, capsys):
+    change, fragments = PAIR_BROKEN[name]
+    rows = [json.loads(line) for line in (pairs_folder / "pairs.jsonl").read_text(encoding="utf-8").splitlines()]
+    pairs = pairs_folder / f"broken-{command}.jsonl"
+    _write_jsonl(pairs, [rows[0], change(dict(rows[1]))])
+    answers = tmp_path / "answers.txt"
+    answers.write_text("(define)\n---\n(define)\n", encoding="utf-8")
+    out = tmp_path / "out"
+    argv = {"eval": ["nl2pddl", "eval", str(pairs), "--llm", f"scripted:{answers}", "--out", str(out), "--cache",
+                     "off"],
+            "import": ["nl2pddl", "import", str(pairs), "--out", str(out)],
+            "export": ["nl2pddl", "export", str(out), "--pairs", str(pairs)]}[command]
+    capsys.readouterr()
+    assert exit_code(argv) == 2
+    one_line_error(capsys, f"{pairs}:2", *fragments)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["eval", "import", "export"])
+def test_an_empty_pairs_file_is_refused(command, tmp_path, capsys):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("", encoding="utf-8")
+    answers = tmp_path / "answers.txt"
+    answers.write_text("x\n", encoding="utf-8")
+    out = tmp_path / "out"
+    argv = {"eval": ["nl2pddl", "eval", str(pairs), "--llm", f"scripted:{answers}", "--out", str(out)],
+            "import": ["nl2pddl", "import", str(pairs), "--out", str(out)],
+            "export": ["nl2pddl", "export", str(out), "--pairs", str(pairs)]}[command]
+    assert exit_code(argv) == 2
+    one_line_error(capsys, str(pairs), "no pairs")
+    assert not out.exists()

@@ -73,10 +73,10 @@ def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
     from apb.eval.rundir import fingerprint_files, open_run_dir, prepare_run_dir
     from apb.integrations.lm_eval import NL2PDDL_GROUP, export_nl2pddl_lm_eval
     from apb.nl2pddl.cli import pairs_file
-    from apb.nl2pddl.planetarium import read_rows
+    from apb.nl2pddl.planetarium import read_pairs
 
     pairs = pairs_file(args.pairs)
-    read_rows(pairs)  # a missing or malformed pairs file is refused before DIR is touched
+    read_pairs(pairs)  # a missing, empty or malformed pairs file (any bad row) is refused before DIR is touched
     settings = {"pairs": fingerprint_files([pairs]), "format": args.format, "shots": args.shots}
     prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
                     resumable=False)

@@ -311,10 +311,10 @@ def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int =
     import tempfile
 
     from apb.nl2pddl import build_pairs
-    from apb.nl2pddl.planetarium import read_rows
+    from apb.nl2pddl.planetarium import read_pairs
 
     if pairs:
-        rows, base = read_rows(pairs), Path(pairs).resolve().parent
+        rows, base = read_pairs(pairs), Path(pairs).resolve().parent
         samples = nl2pddl_samples(rows, base, shots=int(shots))
     else:  # the samples carry the domain text, so the pairs' folder is not needed once they are built
         with tempfile.TemporaryDirectory(prefix="apb-nl2pddl-") as folder:

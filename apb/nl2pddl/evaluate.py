@@ -87,7 +87,7 @@ def _text(source: str | Path) -> str:
     return problem_file_text(source) if isinstance(source, Path) else source
 
 
-def _parse(text: str, domain: Domain, name: str) -> Problem:
+def parse_problem_text(text: str, domain: Domain, name: str) -> Problem:
     """The problem, or PDDLError; negative goal literals are refused here (the engine itself allows them)."""
     if "(" not in text:
         raise PDDLError("not a PDDL problem: expected '(define (problem ...) ...)'", file=name)
@@ -184,7 +184,7 @@ def _lenient_solvable(text: str, domain: Domain, planner: str, max_nodes: int) -
     if not domain.types or set(domain.types) <= {"object"}:
         text = _OBJECTS.sub(lambda m: "(:objects " + re.sub(r"\s-\s*[^\s()]+", " ", m.group(1)) + ")", text)
     try:
-        problem = _parse(text, domain, "<predicted>")
+        problem = parse_problem_text(text, domain, "<predicted>")
     except ApbError:
         return False, ""
     refusal = oracle_refusal(domain.name, problem)
@@ -227,7 +227,7 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
     dom = resolve_domain(gold_text, domain)
     gold_error = ""
     try:
-        gold_problem = _parse(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
+        gold_problem = parse_problem_text(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
     except ApbError as error:
         if not any(sign in str(error) for sign in LENIENT_ERRORS):
             raise
@@ -235,7 +235,7 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
         # objects): the predicted problem is scored, but nothing the engine reads can be equivalent to it
         gold_problem, gold_error = None, f"the gold is readable only leniently ({error}), so nothing is correct"
     try:
-        pred_problem = _parse(pred_text, dom, "<predicted>")
+        pred_problem = parse_problem_text(pred_text, dom, "<predicted>")
     except ApbError as error:
         # Planetarium's lenient parser reads a problem with an unknown predicate, or with untyped objects in a typed
         # domain: parseable there, neither solvable nor correct; apb's stricter diagnostic is kept beside the triple
