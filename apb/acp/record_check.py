@@ -12,7 +12,7 @@ from apb.acp.records import FORMATS, TASKS, Question, task_formats
 # (just: lists of steps), the effects, landmarks or next actions as an object with these keys, val's step an integer.
 GEN_GOLD: dict[str, type | tuple[str, ...]] = {
     "app": list, "areach": list, "reach": list, "just": list, "val": int,
-    "prog": ("pos", "neg"), "land": ("yes", "no"), "nexta": ("yes", "no", "maybe", "opt")}
+    "prog": ("pos", "neg"), "land": ("yes", "no"), "nexta": ("yes", "no", "opt")}
 YES_NO = ("yes", "no")
 
 
@@ -66,7 +66,7 @@ def _check_gold(q: Question, where: str, labels: list[str] | None) -> None:
     elif q.format == "mcq":
         if not isinstance(answer, str) or answer.strip() not in labels:
             raise _refuse(where, "answer", f"is {answer!r}: an MCQ's gold is one of its labels ({', '.join(labels)})")
-    else:
+    elif answer is not None:  # a null generative gold is a wrong gold, not a malformed record: `apb acp audit` says so
         shape = GEN_GOLD[q.task]
         if isinstance(shape, tuple):
             if not isinstance(answer, dict) or not set(shape) <= set(answer):
