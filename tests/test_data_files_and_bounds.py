@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_new_user_round import one_line_error
 
 from apb.cli import main
 
@@ -29,17 +30,6 @@ def exit_code(argv: list[str]) -> int:
         return main(argv)
     except SystemExit as stop:
         return stop.code
-
-
-def one_line_error(capsys, *fragments: str) -> str:
-    """The one error line of a command (warnings printed before it are allowed)."""
-    err = capsys.readouterr().err
-    assert "Traceback" not in err, err
-    lines = [line for line in err.strip().splitlines() if not line.startswith("warning:")]
-    assert len(lines) == 1, err
-    for fragment in fragments:
-        assert fragment in err, err
-    return err
 
 
 # ---- a lone surrogate in a model's reply ------------------------------------------------------------------------

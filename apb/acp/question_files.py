@@ -12,7 +12,7 @@ from apb.acp.importer import import_file, released_files
 from apb.acp.record_check import check_question
 from apb.acp.records import Question
 from apb.engine.errors import ApbError
-from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input
+from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input, read_jsonl
 
 QUESTIONS_FILE = "questions.jsonl"
 ACPBENCH_DIR = "acpbench"
@@ -37,26 +37,6 @@ def write_questions(questions: list[Question], out: str | Path, *, split: str = 
     return written
 
 
-def read_jsonl(path: Path) -> list[tuple[int, dict]]:
-    """The records of a JSONL file with their line numbers; ACPError naming the line of a malformed record."""
-    records = []
-    try:
-        lines = read_input(path, "questions file", limit=MAX_DATA_BYTES).splitlines()
-    except ApbError as err:
-        raise ACPError(str(err)) from None
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ACPError(f"{path}:{number}: invalid JSON ({err.msg})") from None
-        if not isinstance(record, dict):
-            raise ACPError(f"{path}:{number}: expected a JSON object per line")
-        records.append((number, record))
-    return records
-
-
 def read_questions(source: str | Path, *, scored_by: str | None = None) -> list[Question]:
     """Questions from apb JSONL, an ACPBench JSON(.gz) file, or a folder holding either. Every record is checked
     before any work (`apb.acp.record_check`: one line naming the record and the field); `scored_by` (the command
@@ -76,7 +56,7 @@ def read_questions(source: str | Path, *, scored_by: str | None = None) -> list[
         raise ACPError(f"{path}: {reason}")
     if path.suffix == ".jsonl":
         questions = []
-        for number, record in read_jsonl(path):
+        for number, record in read_jsonl(path, "questions file", error=ACPError):
             if "task" not in record or "format" not in record or "id" not in record:
                 raise ACPError(f"{path}:{number}: not an apb ACP question (no id/task/format); ACPBench's files are "
                                "JSON arrays (.json or .json.gz)")

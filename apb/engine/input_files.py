@@ -20,6 +20,7 @@ checks made before a file is read.
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import stat
 from collections.abc import Callable
@@ -37,7 +38,7 @@ MAX_DATA_BYTES = 1_000 * MB  # a data file of records (questions, pairs, episode
 MAX_TEXT_BYTES = MAX_PDDL_BYTES  # anything else
 
 __all__ = ["MAX_CONFIG_BYTES", "MAX_DATA_BYTES", "MAX_PDDL_BYTES", "MAX_PLAN_BYTES", "MAX_SCRIPT_BYTES",
-           "MAX_TEXT_BYTES", "file_problem", "kind_of", "read_input"]
+           "MAX_TEXT_BYTES", "file_problem", "kind_of", "read_input", "read_jsonl"]
 
 Fail = Callable[[str], Exception]
 
@@ -146,3 +147,26 @@ def _read_at_most(fd: int, size: int) -> bytes:
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+def read_jsonl(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_DATA_BYTES,
+               error: Fail | None = None) -> list[tuple[int, dict]]:
+    """The JSON objects of a JSON lines file (read as `read_input` reads it) with their line numbers, blank lines
+    skipped. `error(message)` is raised with the whole message ('FILE: reason', or 'FILE:LINE: invalid JSON ...'
+    for a line that is not a JSON object); default InputFileError."""
+    def fail(message: str) -> Exception:
+        return error(message) if error is not None else InputFileError(message)
+
+    text = read_input(path, what, limit=limit, error=lambda reason: fail(f"{path}: {reason}"))
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise fail(f"{path}:{number}: invalid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise fail(f"{path}:{number}: expected a JSON object per line")
+        records.append((number, record))
+    return records

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from apb.engine.errors import ApbError
-from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input
+from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input, read_jsonl
 from apb.nl2pddl.build import PAIRS_FILE, write_rows
 from apb.nl2pddl.registry import domain_name_of, domain_path, is_domain_key
 
@@ -35,18 +35,7 @@ def read_rows(path: str | Path) -> list[dict]:
 def _placed_rows(path: Path) -> list[tuple[str, dict]]:
     """The rows with their places: `FILE:LINE` in a JSON lines file, `FILE: row N` elsewhere."""
     if path.suffix.lower() not in (".json", ".parquet", *SQLITE_SUFFIXES) and file_problem(path) is None:
-        text = read_input(path, "pairs file", limit=MAX_DATA_BYTES)
-        placed = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise PairsFormatError(f"{path}:{number}: invalid JSON: {err.msg}") from None
-                if not isinstance(row, dict):
-                    raise PairsFormatError(f"{path}:{number}: expected an object (one pair a line)")
-                placed.append((f"{path}:{number}", row))
-        return placed
+        return [(f"{path}:{number}", row) for number, row in read_jsonl(path, "pairs file", error=PairsFormatError)]
     return [(f"{path}: row {number}", row) for number, row in enumerate(_rows(path), 1)]
 
 
