@@ -96,6 +96,7 @@ def normalise(rows: list[dict], origin: str, *, base: Path | None = None,
     naming the row (`places`: each row's FILE:LINE) and the field. With `base` (the folder of the pairs file) each
     row is checked whole before any work: its domain_file inside that folder, its gold problem parsed."""
     out = []
+    domains: dict[Path, object] = {}  # the parsed domain of each domain file, for the golds
     for number, row in enumerate(rows, 1):
         where = places[number - 1] if places else f"{origin}: row {number}"
         missing = [name for name in REQUIRED if not row.get(name)]
@@ -109,7 +110,7 @@ def normalise(rows: list[dict], origin: str, *, base: Path | None = None,
             raise PairsFormatError(f"{where}: domain {domain!r} is not a shipped benchmark domain "
                                    "and the row has no domain_file")
         if base is not None:
-            check_gold(row, base, where)
+            check_gold(row, base, where, domains)
         row = dict(row)
         row["id"] = str(row.get("id", number))
         for flag in ("init_is_abstract", "goal_is_abstract", "is_placeholder"):
@@ -145,22 +146,22 @@ def domain_file_for(row: dict, base: Path, where: str = "") -> Path:
     return domain_path(key)
 
 
-def check_gold(row: dict, base: Path, where: str) -> None:
+def check_gold(row: dict, base: Path, where: str, domains: dict) -> None:
     """PairsFormatError unless the row's gold problem parses against its domain (a gold only Planetarium's lenient
-    parser reads is kept: it is scored as such)."""
+    parser reads is kept: it is scored as such); `domains` caches the parsed domain files."""
     from apb.engine import load_domain
     from apb.nl2pddl.evaluate import LENIENT_ERRORS, parse_problem_text
 
     path = domain_file_for(row, base, where)
     try:
-        domain = _DOMAINS.get(path) or _DOMAINS.setdefault(path, load_domain(path))
+        domain = domains.get(path) or domains.setdefault(path, load_domain(path))
+    except ApbError as error:
+        raise PairsFormatError(f"{where}: the pair's domain file does not load: {error}") from None
+    try:
         parse_problem_text(row["problem_pddl"], domain, where)
     except ApbError as error:
         if not any(sign in str(error) for sign in LENIENT_ERRORS):
             raise PairsFormatError(f"{where}: field 'problem_pddl' (the gold) does not parse: {error}") from None
-
-
-_DOMAINS: dict[Path, object] = {}
 
 
 def import_planetarium(path: str | Path, out: str | Path, *, limit: int | None = None) -> list[dict]:
