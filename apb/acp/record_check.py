@@ -7,12 +7,8 @@ from __future__ import annotations
 
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, task_formats
+from apb.acp.tasks import TASKS as REGISTRY
 
-# The type of a generative gold, as ACPBench's release writes it (and apb's generation): actions or atoms as a list
-# (just: lists of steps), the effects, landmarks or next actions as an object with these keys, val's step an integer.
-GEN_GOLD: dict[str, type | tuple[str, ...]] = {
-    "app": list, "areach": list, "reach": list, "just": list, "val": int,
-    "prog": ("pos", "neg"), "land": ("yes", "no"), "nexta": ("yes", "no", "opt")}
 YES_NO = ("yes", "no")
 
 
@@ -67,7 +63,7 @@ def _check_gold(q: Question, where: str, labels: list[str] | None) -> None:
         if not isinstance(answer, str) or answer.strip() not in labels:
             raise _refuse(where, "answer", f"is {answer!r}: an MCQ's gold is one of its labels ({', '.join(labels)})")
     elif answer is not None:  # a null generative gold is a wrong gold, not a malformed record: `apb acp audit` says so
-        shape = GEN_GOLD[q.task]
+        shape = REGISTRY[q.task].gen_gold  # the type of its generative gold is the task's own fact
         if isinstance(shape, tuple):
             if not isinstance(answer, dict) or not set(shape) <= set(answer):
                 raise _refuse(where, "answer", f"is {str(answer)[:60]!r}: a {q.task} gold is an object with "

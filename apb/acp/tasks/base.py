@@ -20,7 +20,9 @@ judge, the audit, verification, extraction, the oracle) look the task up by name
   rejected answer proves and whether the gold denies it (`apb.acp.acceptance`; None: nothing to claim);
   `only_gold(q)`: a proof (text) that the official check accepts no answer outside the gold's own list, or None;
   `bool_claim(q)`: (kind, claim, Verdict) of the statement a bool question asks about, decided by the prover
-  (`check_proof` replays it), or None.
+  (`check_proof` replays it), or None;
+- `gen_gold`: the type of a generative gold (`list`, `int`, or the keys of its object), which the check of a
+  question file (`apb.acp.record_check`) holds a record's gold to.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class ACPTask:
     gold_denies: Callable = empty_gold  # (q, item) -> bool
     only_gold: Callable | None = None  # (q) -> proof text | None
     bool_claim: Callable | None = None  # (q) -> (kind, claim, Verdict) | None
+    # the generative gold as the release (and generation) writes it: a list, an integer, or an object with these keys
+    gen_gold: type | tuple[str, ...] = list
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:

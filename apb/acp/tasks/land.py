@@ -259,4 +259,4 @@ def gold_denies(q: Question, item: str) -> bool:
 
 
 TASK = ACPTask("land", "one", "act", land, solve, official, sound, audit, decide, verify, oracle=oracle,
-               claim=claim, gold_denies=gold_denies)
+               claim=claim, gold_denies=gold_denies, gen_gold=("yes", "no"))

@@ -150,4 +150,5 @@ def oracle(q: Question):
     return yes[0] if yes else None
 
 
-TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle)
+TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle,
+               gen_gold=("yes", "no", "opt"))

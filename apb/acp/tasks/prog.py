@@ -202,4 +202,4 @@ def verify(q):
 
 
 TASK = ACPTask("prog", "effects", "lists", prog, solve, official, sound, audit, decide, verify,
-               official_text=official_text)
+               official_text=official_text, gen_gold=("pos", "neg"))

@@ -156,4 +156,4 @@ def verify(q):
     return expect(q, "".join(labels_where(q, lambda o: o == claim)))
 
 
-TASK = ACPTask("val", "index", "index", val, solve, official, sound, audit, decide, verify)
+TASK = ACPTask("val", "index", "index", val, solve, official, sound, audit, decide, verify, gen_gold=int)
