@@ -183,14 +183,14 @@ def main(argv: list[str] | None = None) -> int:
         else:  # every resumable command has a --resume flag
             resume = " (finished work is kept: rerun with --resume)" if hasattr(args, "resume") else ""
             err.print(f"{word}{resume}")
-        _exit_now(interrupted_code())
+        _exit_now(interrupted_code(), command=argv is None)
         return interrupted_code()
 
 
-def _exit_now(code: int) -> None:
-    """Ends the process at once when worker threads are still running (an LLM call, a search): what finished is
-    on disk already, and waiting for them would keep a Ctrl-C from taking effect for many seconds."""
-    if threading.active_count() > 1 and threading.current_thread() is threading.main_thread():
+def _exit_now(code: int, command: bool = False) -> None:
+    """Ends the process at once when worker threads still run, or as the apb command (`command`): what finished is
+    on disk, and waiting for the threads or for Python to free a stopped grounding's millions of facts took seconds."""
+    if (command or threading.active_count() > 1) and threading.current_thread() is threading.main_thread():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -2,7 +2,9 @@
 
 rich wraps and crops to the terminal's width, and to 80 columns when the output is not a terminal (a pipe, a
 file): tables and long lines written by `apb ... | tee log` lost their ends. `make_console` keeps the terminal's
-width on a terminal and uses an unbounded width otherwise (`COLUMNS` still wins when set).
+width on a terminal; otherwise (`COLUMNS` still wins when set) text is never wrapped or cut (soft wrap: each line
+stays its own length), while rules and tables are laid out to `PIPE_WIDTH` columns, a wide terminal's width: a
+rule filled an unbounded width with 100,000 characters.
 `grounding_progress` is what the commands that ground a task (solve, validate, state) report while grounding.
 """
 
@@ -14,15 +16,24 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-PIPE_WIDTH = 100_000  # wide enough that nothing is cropped; rich pads nothing, so lines stay their own length
+PIPE_WIDTH = 200  # rules and tables when piped: a wide terminal's width (text lines are never cut: soft wrap)
 
 
 def make_console(*, stderr: bool = False) -> Console:
-    """A rich Console on stdout (or stderr) without highlighting, soft-wrapped, never cropped when piped."""
+    """A rich Console on stdout (or stderr) without highlighting, soft-wrapped (text is never cut), with rules and
+    tables PIPE_WIDTH columns wide when piped."""
     stream = sys.stderr if stderr else sys.stdout
     piped = not (hasattr(stream, "isatty") and stream.isatty())
     width = PIPE_WIDTH if piped and not os.environ.get("COLUMNS") else None
     return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+
+
+def print_table(console: Console, table, caption: str) -> None:
+    """A rich table, then its caption (plain text) wrapped at the console's width (a terminal's, or PIPE_WIDTH when
+    piped), not at the table's (a narrow table made a long caption a column of short lines) nor never (one line of
+    500 characters)."""
+    console.print(table)
+    console.print(escape(caption), soft_wrap=False)
 
 
 GROUNDING_QUIET_S = 3.0  # a grounding that ends sooner reports nothing

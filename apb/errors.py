@@ -10,6 +10,7 @@ from importlib import import_module
 
 from apb.datasets.dataset import DatasetError, UnknownProblemError
 from apb.domains.registry import UnknownDomainError
+from apb.engine.deadline import DeadlineExceeded
 from apb.engine.errors import (
     ACTION_ERROR_KINDS,
     ActionError,
@@ -69,6 +70,7 @@ __all__ = [
     "ActionError",
     "ApbError",
     "DatasetError",
+    "DeadlineExceeded",
     "InputFileError",
     "NotApplicableError",
     "PDDLError",

@@ -95,6 +95,16 @@ def test_report_viewer_in_headless_chromium(report, tmp_path):
         picture = pictures[2].screenshot_as_png
         (tmp_path / "report-picture.png").write_bytes(picture)
         assert _non_blank(picture) > 5  # the picture is drawn, not an empty box
+        # the open episode's address links to it (#episode/<id>), and step 0 starts with the facts that change
+        link = driver.execute_script("return location.hash")
+        assert link.startswith("#episode/") and "blocksworld" in link
+        first = driver.find_element(By.CSS_SELECTOR, "table.episode-steps tr.step .changing").text
+        assert "Facts that change in this episode" in first and "(on block_" in first
+        driver.get(report.as_uri() + "#episode/" + link[len("#episode/"):])  # a fresh page opened on that link
+        WebDriverWait(driver, 10).until(ready.presence_of_element_located((By.CSS_SELECTOR, "table.episode-steps")))
+        title = driver.find_element(By.ID, "episode-title").text
+        assert "Blocksworld" in title and "Act" in title
+        assert "4 of 4 episodes" in driver.find_element(By.ID, "f-count").text
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         assert not errors, errors
     finally:

@@ -49,3 +49,12 @@ def test_failed_steps_show_what_was_missing_and_a_lost_problem_costs_only_the_pi
     detail = read_viewer(page)[0]["detail"]
     assert detail["note"].startswith("no pictures:") and "gone" in detail["note"]
     assert len(detail["steps"]) == len(steps) and detail["steps"][0]["action"] == steps[0]["action"]
+
+
+def test_step_0_starts_with_the_facts_the_episode_changes_not_every_static_fact(tmp_path):
+    _, episodes = _viewer(tmp_path, "--domains", "ferry", "--agents", "bfs", "--problems", "1")
+    detail = episodes[0]["detail"]
+    changing = detail["changing"]
+    assert changing and any(fact.startswith("(at-ferry ") for fact in changing)  # the ferry sails
+    assert not any(fact.startswith(("(not-eq ", "(car ", "(location ")) for fact in changing)  # static: folded
+    assert "are different locations" in detail["initial_state"]  # what step 0 listed first before: folded now

@@ -272,3 +272,31 @@ def test_a_model_that_always_says_yes_scores_half_through_inspect_eval(tmp_path)
     log = run(task, scripted(["yes"] * 40), tmp_path)
     scores = [next(iter(s.scores.values())).value["sound"] for s in log.samples]
     assert len(scores) == 40 and sum(scores) == 20
+
+
+def test_no_seed_or_stop_is_sent_where_inspects_responses_api_ignores_them():
+    """Inspect's OpenAI provider warns on every call that the Responses API ignores `seed` (and `stop_seqs`); the
+    stop sequences are applied to the answer instead."""
+    import asyncio
+
+    from apb.integrations.inspect_tasks import InspectLLM
+
+    seen = []
+
+    class Api:
+        responses_api = True
+
+    class Model:
+        api = Api()
+
+        async def generate(self, chat, config):
+            seen.append(config)
+            return next(scripted(["(pick-up a)\nObservation: more"]))
+
+    message = [{"role": "user", "content": "act"}]
+    answer = asyncio.run(InspectLLM(Model()).acomplete(message, seed=3, stop=["\nObservation"]))
+    assert seen[-1].seed is None and seen[-1].stop_seqs is None and answer.text == "(pick-up a)"
+    Api.responses_api = False  # chat completions take both
+    answer = asyncio.run(InspectLLM(Model()).acomplete(message, seed=3, stop=["\nObservation"]))
+    assert seen[-1].seed == 3 and seen[-1].stop_seqs == ["\nObservation"]
+    assert answer.text == "(pick-up a)\nObservation: more"  # the server applies them (this one does not)

@@ -147,3 +147,28 @@ def test_a_constant_answer_scores_at_chance_on_the_exported_tasks(seed, tmp_path
         assert len(docs) == ENTRIES
         assert_at_chance(fmt, docs, lambda answer, doc: utils.process_results(doc, [answer])["sound"],
                          f"{group} seed {seed}")
+
+
+def test_the_command_the_export_prints_runs_against_an_openai_compatible_server(exported, tmp_path):
+    """It printed `lm_eval --include_path DIR --tasks apb_acp`, which runs lm-eval's default `hf` model (PyTorch,
+    weights): the printed command now names the API model, and runs as printed."""
+    import shlex
+
+    from apb.bench.llm_server import LLMServer
+
+    root, _ = exported
+    done = subprocess.run([sys.executable, "-m", "apb", "acp", "export", "--format", "lm-eval", str(tmp_path / "t"),
+                           "--questions", str(root / "questions")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    [command] = [line for line in done.stdout.splitlines() if line.startswith("lm_eval ")]
+    assert "--model local-chat-completions" in command and "--apply_chat_template" in command
+    with LLMServer() as server:
+        env = {**OFFLINE, **server.env()}
+        args = [a.replace("$OPENAI_BASE_URL", server.url)
+                for a in shlex.split(command.replace("model=MODEL", "model=apb-scripted"))]
+        lm_eval = shutil.which("lm_eval", path=str(Path(sys.executable).parent)) or shutil.which("lm_eval")
+        ran = subprocess.run([lm_eval, *args[1:], "--limit", "1", "--output_path", str(tmp_path / "out")],
+                             capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        assert server.requests  # the answers came from the server
+    assert list((tmp_path / "out").rglob("results_*.json"))

@@ -19,7 +19,7 @@ from apb.acp.records import Question
 from apb.acp.scorers import MISSING, score_response
 from apb.acp.tasks import TASKS
 from apb.engine import ApbError
-from apb.eval.items import RESULTS_FILE, ItemKind, RecordStore
+from apb.eval.items import RESULTS_FILE, ItemInterrupted, ItemKind, RecordStore
 from apb.eval.runner import run_items
 from apb.prompts import load_prompt
 
@@ -97,6 +97,8 @@ class QuestionItem:
         except ApbError as err:
             return {**record, "response": None, "answer": None, "extracted": False, "official": None,
                     "sound": None, "reason": None, "error": str(err), "cost_usd": None}
+        if stop is not None and stop.is_set():  # stopping (Ctrl-C, SIGTERM): no scoring, which can take CPU seconds
+            raise ItemInterrupted
         answer, verdict = score_response(q, completion.text)  # official: the raw text, as the release reads it
         usage = completion.usage.to_dict()
         return {**record, "usage": usage, "input_tokens": usage.get("input_tokens", 0),

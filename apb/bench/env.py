@@ -19,6 +19,7 @@ import gymnasium as gym
 import numpy as np
 
 from apb import __version__
+from apb.console import print_table
 from apb.engine.errors import ApbError
 from apb.envs.registration import ENV_NAMES, env_id, register_envs
 from apb.envs.wrappers import SelectInfo
@@ -244,20 +245,19 @@ def run_vector_bench(domains: list[str] | None = None, seconds: float = 1.0, num
 def print_vector_report(report: dict[str, Any], console) -> None:
     from rich.table import Table
 
-    table = Table(title=f"apb {report['apb_version']} vector envs (Python {report['python']}, {report['cpus']} CPUs)",
-                  caption=f"env steps/s summed over the envs; {report['seconds_per_run']} s per run in "
-                          f"{report['rounds']} interleaved slices, load {report.get('load', '?')}, random "
-                          + ("applicable action indices from the action mask" if report.get("actions") == "index"
-                             else "admissible action strings")
-                          + ", 24-step episodes, every problem loaded first; vs single: the single env with the "
-                          "same observations")
+    table = Table(title=f"apb {report['apb_version']} vector envs (Python {report['python']}, {report['cpus']} CPUs)")
+    caption = (f"env steps/s summed over the envs; {report['seconds_per_run']} s per run in {report['rounds']} "
+               f"interleaved slices, load {report.get('load', '?')}, random "
+               + ("applicable action indices from the action mask" if report.get("actions") == "index"
+                  else "admissible action strings")
+               + ", 24-step episodes, every problem loaded first; vs single: the single env with the same observations")
     for column in ("domain", "obs", "mode", "envs", "steps/s", "vs single"):
         table.add_column(column, justify="left" if column in ("domain", "mode", "obs") else "right", no_wrap=True)
     for r in report["rows"]:
         table.add_row(r["domain"], r["obs"], r["mode"], str(r["envs"]), f"{r['steps_per_s']:,.0f}",
                       f"{r['vs_single']:.2f}x")
     console.width = max(console.width, 120)
-    console.print(table)
+    print_table(console, table, caption)
 
 
 def add_bench_env_parser(bench_subparsers) -> None:

@@ -24,12 +24,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from apb.engine.deadline import check_deadline, in_chunks
 from apb.engine.formulas import NNF, RelaxedFacts, bindings_of, to_nnf
 from apb.engine.joins import _FactIndex, _SchemaGrounder
 from apb.engine.model import ActionSchema, And, Axiom, Domain, Literal, Parameter, Problem
 from apb.engine.reader import split_conjuncts
 
 Fact = tuple  # (predicate, arg, ...)
+GROUNDING = "grounding"  # what a DeadlineExceeded names
 
 
 def fact_str(fact: Fact) -> str:
@@ -176,8 +178,8 @@ def fluent_predicates(domain: Domain) -> frozenset[str]:
     return frozenset(preds)
 
 
-def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgress], None] | None = None
-           ) -> GroundingResult:
+def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgress], None] | None = None,
+           deadline: float | None = None) -> GroundingResult:
     """Relaxed-reachability grounding; returns reachable facts and operator and axiom bindings.
 
     Semi-naive: the first round joins every schema over the initial facts; each later round joins only from the
@@ -187,26 +189,34 @@ def ground(domain: Domain, problem: Problem, progress: Callable[[GroundingProgre
     stay as few as without the rule: holding facts back to the round's end took psr-large from 13 rounds to 23).
     Bindings whose complex precondition, and conditional effects whose condition, do not hold yet wait, and are
     tested again after a round that reached facts of a predicate they mention.
-    `progress`, when given, is called after every round with a GroundingProgress.
+    `progress`, when given, is called after every round with a GroundingProgress. `deadline` (a time.monotonic()
+    value) stops the work with apb.engine.deadline.DeadlineExceeded once it has passed (checked every few ms).
     """
     with paused_gc():
-        return _ground(domain, problem, progress)
+        return _ground(domain, problem, progress, deadline)
 
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """No cyclic garbage collection inside: building millions of tuples and objects, none of them garbage, would
-    otherwise start collections that scan them all again and again."""
+    otherwise start collections that scan them all again and again. When the work stops early (Ctrl-C, SIGTERM, a
+    deadline), what it made so far is frozen out of later collections (gc.freeze) before collection resumes: else
+    the first collection after it scans millions of objects, seconds before the stop takes effect; they are freed
+    by reference counting as the exception goes."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
+    except BaseException:
+        if enabled:
+            gc.freeze()
+        raise
     finally:
         if enabled:
             gc.enable()
 
 
-def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
+def _ground(domain: Domain, problem: Problem, progress, deadline: float | None) -> GroundingResult:
     started = time.perf_counter()
     objects = object_types(domain, problem)
     cache: dict[tuple[str, ...], frozenset[str]] = {}
@@ -298,30 +308,34 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
         complex_part = grounder.complex
         if not complex_part and not grounder.when_groups:  # `accept` inlined: most bindings of large tasks
             kept, adds, when_adds = results[k], grounder.adds, grounder.when_adds
-            for args in found:
+            for part in in_chunks(found, deadline, GROUNDING):
+                for args in part:
+                    if args in known:
+                        continue
+                    known.add(args)
+                    kept.append(args)
+                    for fact in adds(args):
+                        if fact not in reached:
+                            reach(fact)
+                    if when_adds is not None:
+                        when(k, grounder, args)
+            return
+        for part in in_chunks(found, deadline, GROUNDING):
+            for args in part:
                 if args in known:
                     continue
                 known.add(args)
-                kept.append(args)
-                for fact in adds(args):
-                    if fact not in reached:
-                        reach(fact)
-                if when_adds is not None:
-                    when(k, grounder, args)
-            return
-        for args in found:
-            if args in known:
-                continue
-            known.add(args)
-            if complex_part and not complex_holds(k, args):
-                waiting[k].append(args)
-            else:
-                accept(k, args)
+                if complex_part and not complex_holds(k, args):
+                    waiting[k].append(args)
+                else:
+                    accept(k, args)
 
     for k, grounder in enumerate(grounders):
+        check_deadline(deadline, GROUNDING)
         consider(k, grounder.join(index))
     rounds = 1
     while delta:
+        check_deadline(deadline, GROUNDING)
         if progress is not None:
             progress(GroundingProgress(rounds, len(reached), sum(len(r) for r in results),
                                        time.perf_counter() - started))
@@ -333,8 +347,9 @@ def _ground(domain: Domain, problem: Problem, progress) -> GroundingResult:
                 new = current.get(lit.predicate)
                 if new:
                     found: list[tuple[str, ...]] = []
-                    for args in new:
-                        grounder.join_from(j, args, index, found, fresh)
+                    for part in in_chunks(new, deadline, GROUNDING):
+                        for args in part:
+                            grounder.join_from(j, args, index, found, fresh)
                     consider(k, found)
             if waiting[k] and not grounder.complex_preds.isdisjoint(changed):
                 still = []

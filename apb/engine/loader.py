@@ -72,11 +72,12 @@ def require_same_domain(problem: Problem, domain: Domain) -> Problem:
     return problem
 
 
-def load_task(domain, problem, progress=None, *, same_domain: bool = False) -> Task:
-    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text. `progress`: see
-    `Task`. `same_domain`: a problem for another domain is an error (`require_same_domain`), not a warning."""
+def load_task(domain, problem, progress=None, deadline: float | None = None, *, same_domain: bool = False) -> Task:
+    """Parses and grounds a task: `load_task("domain.pddl", "p01.pddl")` or with PDDL text. `progress` and
+    `deadline` (a time.monotonic() value: grounding stops with DeadlineExceeded once it has passed): see `Task`.
+    `same_domain`: a problem for another domain is an error (`require_same_domain`), not a warning."""
     parsed = domain if isinstance(domain, Domain) else load_domain(domain)
     loaded = load_problem(problem, parsed)
     if same_domain:
         require_same_domain(loaded, parsed)
-    return Task(parsed, loaded, progress=progress)
+    return Task(parsed, loaded, progress=progress, deadline=deadline)

@@ -47,12 +47,13 @@ class Task:
     """A grounded task. Build it with `apb.engine.load_task(domain, problem)`."""
 
     def __init__(self, domain: Domain, problem: Problem, grounding: GroundingResult | None = None,
-                 progress: Callable[[GroundingProgress], None] | None = None) -> None:
+                 progress: Callable[[GroundingProgress], None] | None = None, deadline: float | None = None) -> None:
         """`progress`, when given, hears about the grounding after every fixpoint round and once the ground
-        actions are built (see apb.engine.ground.GroundingProgress). The tables come from
+        actions are built (see apb.engine.ground.GroundingProgress). `deadline` (a time.monotonic() value) stops
+        grounding and building with apb.engine.deadline.DeadlineExceeded once it has passed. The tables come from
         apb.engine.task_build.TaskBuilder, which stays to make actions and explanation texts on demand."""
         with paused_gc():  # millions of objects are made here, none of them garbage
-            built = self._builder = TaskBuilder(domain, problem, grounding, progress)
+            built = self._builder = TaskBuilder(domain, problem, grounding, progress, deadline)
             self.domain = domain
             self.problem = problem
             self.objects: dict[str, str] = built.objects

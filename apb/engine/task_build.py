@@ -28,6 +28,7 @@ from collections.abc import Callable
 from apb.engine.actions import Condition, GroundAction, mask_decided
 from apb.engine.axioms import AxiomEvaluator, stratify
 from apb.engine.bits import bit_mask
+from apb.engine.deadline import check_deadline, in_chunks
 from apb.engine.effects import EffectGrounder, action_cost, uses_costs
 from apb.engine.formulas import FormulaGrounder, make, to_nnf
 from apb.engine.ground import GroundingProgress, GroundingResult, fact_str, ground
@@ -43,6 +44,7 @@ _BY_TEXT = operator.attrgetter("_str")
 BULK_MIN = 256
 # Below this many bindings a schema's template is interpreted (compiling its generated code costs more).
 COMPILE_MIN = 48
+BUILDING = "building the ground actions"  # what a DeadlineExceeded names
 
 
 def _fact_parts(formula) -> tuple[list[int], list[int]]:
@@ -58,11 +60,12 @@ class TaskBuilder:
     millions of objects are made, none of them garbage."""
 
     def __init__(self, domain: Domain, problem: Problem, grounding: GroundingResult | None = None,
-                 progress: Callable[[GroundingProgress], None] | None = None) -> None:
+                 progress: Callable[[GroundingProgress], None] | None = None, deadline: float | None = None) -> None:
         started = time.perf_counter()
         self.domain = domain
         self.problem = problem
-        g = grounding or ground(domain, problem, progress)
+        self.deadline = deadline  # while the tables are built (apb.engine.deadline)
+        g = grounding or ground(domain, problem, progress, deadline)
         self.objects: dict[str, str] = g.objects
         self.static = g.static_facts
         self.fluent_preds = g.fluent_predicates
@@ -85,6 +88,7 @@ class TaskBuilder:
         self.axiom_sources: dict[int, list] = {}  # head fact id -> (axiom, head arguments)
         self.axioms: AxiomEvaluator | None = self._ground_axioms(g) if domain.axioms else None
         actions = self._make_actions(g.bindings)
+        self.deadline = None  # built: later work (actions made on demand) has none
         if progress is not None:
             progress(GroundingProgress(0, len(g.reachable_facts), len(actions), time.perf_counter() - started,
                                        done=True, phase="actions"))
@@ -187,6 +191,7 @@ class TaskBuilder:
         fact_id = self.fact_ids.get
         actions: list[GroundAction] = []
         for schema, group in itertools.groupby(bindings, key=operator.itemgetter(0)):
+            check_deadline(self.deadline, BUILDING)
             found = [args for _, args in group]
             if len(found) < COMPILE_MIN and id(schema) not in templates:  # no template: interpreted
                 inline = effects_decided(schema, self.fluent_preds)
@@ -200,7 +205,8 @@ class TaskBuilder:
                 template = templates[id(schema)] = ActionTemplate(schema, self.fluent_preds, self.static, fact_id,
                                                                   self.problem, self.has_costs)
             if template.bulk and len(found) >= BULK_MIN:  # the actions from one generated loop per schema
-                actions += template.build_all(found, self.conditions_of, GroundAction)
+                for part in in_chunks(found, self.deadline, BUILDING):
+                    actions += template.build_all(part, self.conditions_of, GroundAction)
             else:
                 make = template.make if len(found) >= COMPILE_MIN else template.make_interpreted
                 actions += self._make_general(schema, make, template.effects_inline, found)
@@ -210,7 +216,7 @@ class TaskBuilder:
                       bindings) -> list[GroundAction]:
         """The possible ground actions of these bindings of a schema, one call of its template's `make` each."""
         actions = []
-        for args in bindings:
+        for args in itertools.chain.from_iterable(in_chunks(bindings, self.deadline, BUILDING)):
             made = make(args)
             if made is None:  # a static, equality or unreachable precondition fails
                 continue

@@ -55,7 +55,7 @@ def check_listen(host: str, port: int) -> None:
 def cmd_acp_export(args: argparse.Namespace) -> int:
     from apb.acp import read_questions
     from apb.eval.rundir import open_run_dir, prepare_run_dir
-    from apb.integrations.lm_eval import export_lm_eval
+    from apb.integrations.lm_eval import GROUP, export_lm_eval
 
     settings = {"questions": str(Path(args.questions).resolve()), "format": args.format, "shots": args.shots,
                 "cot": args.cot}
@@ -64,8 +64,8 @@ def cmd_acp_export(args: argparse.Namespace) -> int:
     questions = read_questions(args.questions, scored_by="apb acp export (its process_results scores against the gold)")
     with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
         names = export_lm_eval(questions, args.out, shots=args.shots, cot=args.cot)
-    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag apb_acp); run "
-              f"lm_eval --include_path {escape(str(args.out))} --tasks apb_acp")
+    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag {GROUP})")
+    print_lm_eval_command(args.out, GROUP)
     return EXIT_OK
 
 
@@ -82,9 +82,18 @@ def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
                     resumable=False)
     with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
         names = export_nl2pddl_lm_eval(pairs, args.out, shots=args.shots)
-    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag {NL2PDDL_GROUP}); "
-              f"run lm_eval --include_path {escape(str(args.out))} --tasks {NL2PDDL_GROUP}")
+    out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag {NL2PDDL_GROUP})")
+    print_lm_eval_command(args.out, NL2PDDL_GROUP)
     return EXIT_OK
+
+
+def print_lm_eval_command(folder, group: str) -> None:
+    """How to run the export: the command that works with an API model (see lm_eval_command), on its own line."""
+    from apb.integrations.lm_eval import lm_eval_command
+
+    out.print("run them against an OpenAI-compatible server (OPENAI_BASE_URL, OPENAI_API_KEY; MODEL: the model it "
+              "serves):")
+    out.print(escape(lm_eval_command(Path(folder).resolve(), group)), soft_wrap=True)
 
 
 def add_parsers(commands) -> None:

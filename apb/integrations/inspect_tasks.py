@@ -72,17 +72,24 @@ class InspectLLM:
 
     async def _generate(self, messages, max_tokens, temperature, stop, seed) -> Completion:
         chat = [to_inspect_message(m) for m in messages]
-        config = GenerateConfig(max_tokens=max_tokens, temperature=temperature, seed=seed,
-                                stop_seqs=list(stop) if stop else None)
+        # Inspect's OpenAI provider ignores `seed` and `stop_seqs` on the Responses API and warns about them (on
+        # every sample of a game): there, neither is sent, and the stop sequences are applied to the answer here.
+        responses = bool(getattr(getattr(self.model, "api", None), "responses_api", False))
+        stops = [s for s in stop or () if s]
+        config = GenerateConfig(max_tokens=max_tokens, temperature=temperature, seed=None if responses else seed,
+                                stop_seqs=None if responses or not stops else stops)
         start = time.perf_counter()
         try:
             output = await self.model.generate(chat, config=config)
         except Exception as err:
             self.failure = err  # apb's episode records it and stops; apb_agent raises it for Inspect
             raise
-        self.last_messages = [*chat, ChatMessageAssistant(content=output.completion)]
+        text = output.completion
+        if responses and stops:
+            text = text[:min((text.find(s) for s in stops if s in text), default=len(text))]
+        self.last_messages = [*chat, ChatMessageAssistant(content=text)]
         usage = output.usage
-        return Completion(output.completion,
+        return Completion(text,
                           Usage(usage.input_tokens, usage.output_tokens) if usage is not None else Usage(),
                           cost=None, latency=time.perf_counter() - start, model=str(self.model),
                           provider=INSPECT_MODEL, finish_reason=output.stop_reason)

@@ -42,6 +42,14 @@ NL2PDDL_GROUP = "apb_nl2pddl"
 FUNCTION = "process_results: !function utils.process_results\n"  # lm-eval's YAML tag, which safe_dump cannot write
 
 
+def lm_eval_command(folder: str | Path, group: str) -> str:
+    """The lm_eval command that runs exported tasks against an OpenAI-compatible server (`$OPENAI_BASE_URL`,
+    `$OPENAI_API_KEY`; MODEL the model it serves): lm-eval's default `hf` model loads weights in its own process and
+    needs PyTorch, which the extra does not install."""
+    return (f"lm_eval --model local-chat-completions --model_args model=MODEL,base_url=$OPENAI_BASE_URL/chat/"
+            f"completions --apply_chat_template --include_path {folder} --tasks {group}")
+
+
 def task_name(group: str) -> str:
     return f"{GROUP}_{group}"
 

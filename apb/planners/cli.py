@@ -4,15 +4,19 @@ applicable actions, why an action is or is not applicable): the engine's tools o
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from rich.markup import escape
 
 from apb.console import grounding_progress, make_console
 from apb.engine import ActionError, ApbError, format_plan, load_task, read_plan
+from apb.engine.deadline import DeadlineExceeded, deadline_after
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import non_negative_int, positive_float, positive_int
-from apb.planners.solve import PLANNERS, solve
+from apb.planners.relaxed import relaxed_task
+from apb.planners.result import TIMEOUT, SearchResult
+from apb.planners.solve import HEURISTIC_PLANNERS, PLANNERS, solve
 
 out = make_console()
 err = make_console(stderr=True)
@@ -25,7 +29,7 @@ def add_parsers(commands) -> None:
     p.add_argument("problem")
     p.add_argument("--planner", choices=PLANNERS, default="astar",
                    help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat (default: astar)")
-    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds (default 60)")
+    p.add_argument("--timeout", type=positive_float, default=60.0, help="seconds, grounding included (default 60)")
     p.add_argument("--max-nodes", type=positive_int, default=None, help="expansion budget")
     p.add_argument("--max-steps", type=positive_int, default=None, help="step limit of the random walk (default 24)")
     p.add_argument("--seed", type=non_negative_int, default=0)
@@ -44,10 +48,19 @@ def add_parsers(commands) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
-                     same_domain=True)
-    result = solve(task, args.planner, timeout=args.timeout, max_nodes=args.max_nodes, max_steps=args.max_steps,
-                   seed=args.seed)
+    """`--timeout` covers grounding too: a task too large to ground in time ends as a timeout."""
+    deadline = deadline_after(args.timeout)
+    try:
+        task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
+                         deadline=deadline, same_domain=True)
+        if args.planner in HEURISTIC_PLANNERS:  # the heuristics' shared tables, by the same deadline
+            relaxed_task(task, deadline)
+    except DeadlineExceeded as stopped:
+        result = SearchResult(TIMEOUT, args.planner, seconds=args.timeout,
+                              message=f"time limit of {args.timeout:g} s reached during {stopped.what}")
+    else:
+        result = solve(task, args.planner, timeout=max(deadline - time.monotonic(), 0.0), max_nodes=args.max_nodes,
+                       max_steps=args.max_steps, seed=args.seed)
     if args.output and result.plan is not None:
         Path(args.output).write_text(format_plan(result.plan), encoding="utf-8")
     if args.json:

@@ -23,23 +23,27 @@ import weakref
 from dataclasses import dataclass
 
 from apb.engine import State, Task
+from apb.engine.deadline import in_chunks
 
 INF = math.inf
 
 _CACHE: weakref.WeakKeyDictionary[Task, RelaxedTask] = weakref.WeakKeyDictionary()
+BUILDING = "building the relaxed task"  # what a DeadlineExceeded names
 
 
 class RelaxedTask:
     """Operators 0..m-1 are `task.actions` (same index); operator m is the artificial goal operator."""
 
-    def __init__(self, task: Task) -> None:
+    def __init__(self, task: Task, deadline: float | None = None) -> None:
+        """`deadline` (a time.monotonic() value): building stops with DeadlineExceeded once it has passed (on
+        millions of actions it takes long, the bitmasks longest)."""
         n = task.num_facts
         self.init_fact = n
         self.goal_fact = n + 1
         self.num_facts = n + 2
         pre: list[tuple[int, ...]] = []
         add: list[tuple[int, ...]] = []
-        for action in task.actions:
+        for action in (a for part in in_chunks(task.actions, deadline, BUILDING) for a in part):
             conditions = action.pre or (self.init_fact,)
             pre.append(conditions)
             add.append(tuple(f for f in action.add if f not in conditions))
@@ -71,13 +75,14 @@ class RelaxedTask:
         self.unit = cost == action_cost
         self.pre_of: list[list[int]] = [[] for _ in range(self.num_facts)]
         self.achievers: list[list[int]] = [[] for _ in range(self.num_facts)]
-        for op in range(self.num_ops):
+        for op in (o for part in in_chunks(range(self.num_ops), deadline, BUILDING) for o in part):
             for f in pre[op]:
                 self.pre_of[f].append(op)
             for f in add[op]:
                 self.achievers[f].append(op)
         # The same operators as bitmasks over facts, for closure tests on whole states.
-        self.op_masks = [(sum(1 << f for f in p), sum(1 << f for f in a)) for p, a in zip(pre, add)]
+        self.op_masks = [(sum(1 << f for f in p), sum(1 << f for f in a))
+                         for part in in_chunks(list(zip(pre, add)), deadline, BUILDING) for p, a in part]
         self.init_bit = 1 << self.init_fact
 
     def state_facts(self, bits: int) -> list[int]:
@@ -190,11 +195,12 @@ def needed_facts(formula) -> tuple[int, ...]:
     return ()
 
 
-def relaxed_task(task: Task) -> RelaxedTask:
-    """The task's RelaxedTask, built on first use and cached for the task's lifetime."""
+def relaxed_task(task: Task, deadline: float | None = None) -> RelaxedTask:
+    """The task's RelaxedTask, built on first use (by `deadline`, see RelaxedTask) and cached for the task's
+    lifetime."""
     relaxed = _CACHE.get(task)
     if relaxed is None:
-        relaxed = RelaxedTask(task)
+        relaxed = RelaxedTask(task, deadline)
         _CACHE[task] = relaxed
     return relaxed
 

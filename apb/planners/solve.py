@@ -13,7 +13,7 @@ from apb.planners.random_walk import random_walk
 from apb.planners.result import SearchResult
 
 PLANNERS = ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat")
-_TAKES_HEURISTIC = ("astar", "gbfs")
+HEURISTIC_PLANNERS = ("astar", "gbfs")  # planners that take a heuristic (all but blind use the relaxed task)
 _TAKES_NODES = ("bfs", "astar", "ucs", "gbfs")
 
 
@@ -28,8 +28,8 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
     name = str(planner).lower()
     if name not in PLANNERS:
         raise ApbError(f"unknown planner {planner!r}: choose one of {', '.join(PLANNERS)}")
-    if heuristic is not None and name not in _TAKES_HEURISTIC:
-        raise ApbError(f"{name} takes no heuristic; heuristics apply to {' and '.join(_TAKES_HEURISTIC)}")
+    if heuristic is not None and name not in HEURISTIC_PLANNERS:
+        raise ApbError(f"{name} takes no heuristic; heuristics apply to {' and '.join(HEURISTIC_PLANNERS)}")
     if max_nodes is not None and name not in _TAKES_NODES:
         raise ApbError(f"{name} has no expansion budget (max_nodes); it applies to {', '.join(_TAKES_NODES)}")
     if preferred and name != "gbfs":

@@ -1,7 +1,10 @@
 """Painter: the picture of a task's states. It picks the task's drawer (a bundled domain's own, else the generic
 graph), keeps the drawer's layout for the whole task (so pictures of one episode have one size and objects stay
 put), and adds what every picture shows: the last action under the drawing, with the objects it changed outlined
-in orange, or after a failed action the objects of the missing facts outlined in red and the facts listed."""
+in orange, or after a failed action the objects of the missing facts outlined in red and the facts listed; the
+objects of goal facts not reached yet are outlined in green. The caption is never cut: it is wrapped, in a strip
+tall enough for the longest caption the task can have (its size is the task's, so every picture of an episode has
+one size, as videos need)."""
 
 from __future__ import annotations
 
@@ -14,12 +17,13 @@ import numpy as np
 
 from apb.engine.task import State, Task
 from apb.envs.pictures.raster import to_array
-from apb.envs.pictures.scene import CHANGED, CHAR_H, GOAL, GREY, MISSING, Circle, Line, Rect, Scene, clip
+from apb.envs.pictures.scene import CHANGED, CHAR_H, CHAR_W, GOAL, GREY, MISSING, Circle, Line, Rect, Scene, wrap
 from apb.envs.pictures.svg import to_svg
 from apb.envs.pictures.view import StateView, StaticFacts
 
-CAPTION_LINES = 3
-CAPTION_HEIGHT = CAPTION_LINES * (CHAR_H + 4) + 8
+CAPTION_LINES = 3  # at least; more when the task's longest caption needs them (`caption_lines`)
+MAX_CAPTION_LINES = 16  # past this, a caption's last line says how many facts are not listed
+CAPTION_LINE_H = CHAR_H + 4
 MIN_WIDTH = 320
 _TOKEN = re.compile(r"[^\s()]+")
 
@@ -70,6 +74,8 @@ class Painter:
         self.static = StaticFacts(task)
         self.drawer = (GraphDrawer if generic else drawer_for(task))(task, self.static)
         self._objects = frozenset(task.objects)
+        self.width = max(int(getattr(self.drawer, "width", MIN_WIDTH)), MIN_WIDTH)
+        self.caption_lines = caption_lines(task, (self.width - 12) // CHAR_W)
 
     def view(self, state: State) -> StateView:
         return StateView(self.task, state, self.static)
@@ -95,8 +101,10 @@ class Painter:
                 lines.append((f"> {last.action}  FAILED", MISSING))
                 if last.missing:
                     lines.append(("missing: " + " ".join(last.missing), MISSING))
-        if self.task.is_goal(state):
+        unreached = self.task.unsatisfied_goals(state)
+        if not unreached:
             lines.append(("goal reached", GOAL))
+        self._highlight(scene, self._mentioned(unreached), GOAL, 2)  # drawn first: the step's colours win
         self._highlight(scene, changed, CHANGED)
         self._highlight(scene, missing, MISSING)
         self._caption(scene, lines)
@@ -116,25 +124,48 @@ class Painter:
         return found
 
     @staticmethod
-    def _highlight(scene: Scene, objects: set[str], colour) -> None:
+    def _highlight(scene: Scene, objects: set[str], colour, width: int = 3) -> None:
         if not objects:
             return
         for shape in scene.shapes:
             if not shape.objects or not objects.intersection(shape.objects):
                 continue
             if isinstance(shape, (Rect, Circle)):
-                shape.stroke, shape.width = colour, 3
+                shape.stroke, shape.width = colour, width
             elif isinstance(shape, Line) and objects.issuperset(shape.objects):  # a fact between two of them
-                shape.stroke, shape.width = colour, max(shape.width, 3)
+                shape.stroke, shape.width = colour, max(shape.width, width)
 
-    @staticmethod
-    def _caption(scene: Scene, lines: list[tuple[str, tuple]]) -> None:
-        """A strip of CAPTION_LINES text lines under the drawing (always there: every picture of a task has the
-        same size, which videos need)."""
-        scene.width = max(scene.width, MIN_WIDTH)
+    def _caption(self, scene: Scene, lines: list[tuple[str, tuple]]) -> None:
+        """The caption under the drawing: each line wrapped (never cut), in a strip of the task's
+        `caption_lines` (always there, always that tall: every picture of a task has the same size)."""
+        scene.width = max(scene.width, self.width)
         top = scene.height
-        scene.height += CAPTION_HEIGHT
-        scene.rect(0, top, scene.width, CAPTION_HEIGHT, fill=(248, 248, 248), stroke=None)
+        height = self.caption_lines * CAPTION_LINE_H + 8
+        scene.height += height
+        scene.rect(0, top, scene.width, height, fill=(248, 248, 248), stroke=None)
         scene.line(0, top, scene.width, top, stroke=GREY)
-        for i, (text, colour) in enumerate(lines[:CAPTION_LINES]):
-            scene.text(6, top + 6 + i * (CHAR_H + 4), clip(text, scene.width - 12), colour=colour)
+        rows = [(part, colour) for text, colour in lines for part in wrap(text, scene.width - 12)]
+        if len(rows) > self.caption_lines:  # beyond any caption the task was measured for: say what is left out
+            rest = len(rows) - self.caption_lines + 1
+            rows = [*rows[:self.caption_lines - 1], (f"(+{rest} more caption lines)", GREY)]
+        for i, (text, colour) in enumerate(rows):
+            scene.text(6, top + 6 + i * CAPTION_LINE_H, text, colour=colour)
+
+
+def caption_lines(task: Task, columns: int) -> int:
+    """The caption lines a task's pictures need at most (estimated from the task, before any state is drawn): the
+    action's line and its changes (every effect of the widest schema), or after a failure the action and what it
+    missed (every precondition of the widest schema, or every goal), plus "goal reached"."""
+    longest = max((len(name) for name in task.fact_names), default=10) + 2
+    name = max((len(name) for name in task.objects), default=8) + 1
+    action = max((len(s.name) + len(s.parameters) * name for s in task.domain.actions), default=20) + 12
+    effects = max((len(s.effects) + len(s.conditional_effects) for s in task.domain.actions), default=1)
+    needs = max((len(s.precondition) + len(s.complex_precondition) for s in task.domain.actions), default=1)
+    needs = max(needs, len(task.goal) + len(getattr(task.problem, "complex_goal", ())))
+
+    def lines(chars: int) -> int:
+        per_line = max(1, columns - longest // 2, columns // 2)  # a fact is never split: a line may end early
+        return -(-chars // per_line)
+
+    worst = max(lines(action) + lines(effects * (longest + 1)), lines(action + 8) + lines(10 + needs * (longest + 1)))
+    return max(CAPTION_LINES, min(MAX_CAPTION_LINES, worst + 1))

@@ -40,6 +40,36 @@ def clip(text: str, width: int, size: int = 1) -> str:
     return text if len(text) <= room else text[: max(0, room - 1)] + "~"
 
 
+def wrap(text: str, width: int, size: int = 1) -> list[str]:
+    """`text` in lines that fit `width` pixels, broken between words and never inside a parenthesised fact
+    (`(on a b)` stays whole when it fits a line; a longer one is split across lines, never cut)."""
+    room = max(1, width // (CHAR_W * size))
+    units, current, depth = [], "", 0
+    for word in text.split():
+        current = f"{current} {word}" if current else word
+        depth += word.count("(") - word.count(")")
+        if depth <= 0:
+            units.append(current)
+            current, depth = "", 0
+    if current:
+        units.append(current)
+    lines: list[str] = []
+    line = ""
+    for unit in units:
+        if line and len(line) + 1 + len(unit) <= room:
+            line = f"{line} {unit}"
+            continue
+        if line:
+            lines.append(line)
+        while len(unit) > room:
+            lines.append(unit[:room])
+            unit = unit[room:]
+        line = unit
+    if line:
+        lines.append(line)
+    return lines
+
+
 @dataclass(slots=True)
 class Rect:
     x: float

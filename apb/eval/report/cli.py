@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.markup import escape
 from rich.table import Table
 
-from apb.console import make_console
+from apb.console import make_console, print_table
 from apb.eval.metrics import load_run, summarize
 from apb.eval.report.study_table import study_tables
 from apb.eval.report.tables import coverage_caption, model_label
@@ -25,23 +25,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     for table in coverage_tables(rows, episodes):
         header, body = coverage_matrix(table)
         title = f"Solved problems, mean over seeds ± se ({model_label(table.model)}, split {table.split})"
-        view = Table(title=escape(title), caption=escape(coverage_caption(table)), caption_justify="left")
+        view = Table(title=escape(title))
         for index, name in enumerate(header):
             view.add_column(escape(name), justify="left" if index == 0 else "right")
         for row in body:
             view.add_row(*(escape(cell) for cell in row))
-        console.print(view)
+        print_table(console, view, coverage_caption(table))
     for study in study_tables(episodes):  # a run of examples/closed_loop_study.yaml: the study's Table 1 layout
         header, body = study.matrix()
         view = Table(title=escape(f"The closed-loop study's Table 1: runs solved ({model_label(study.model)}, "
-                                  "Baking, split study)"),
-                     caption=escape(f"In brackets: the study's figures (GPT-4o, out of {study.runs})."),
-                     caption_justify="left")
+                                  "Baking, split study)"))
         for index, name in enumerate(header):
             view.add_column(escape(name), justify="left" if index == 0 else "right")
         for row in body:
             view.add_row(*(escape(cell) for cell in row))
-        console.print(view)
+        print_table(console, view, f"In brackets: the study's figures (GPT-4o, out of {study.runs}).")
     for row in rows:
         if row["errors"]:
             console.print(f"[yellow]{row['errors']} episode(s) crashed[/yellow] in "

@@ -34,14 +34,16 @@ class EpisodePictures:
                 self._envs[key] = error
         return self._envs[key]
 
-    def draw(self, episode: Episode) -> tuple[list[str], str]:
-        """(SVG of the initial state and of the state after each step, a note when pictures are missing)."""
+    def draw(self, episode: Episode) -> tuple[list[str], str, list[str] | None]:
+        """(SVG of the initial state and of the state after each step, a note when pictures are missing, the
+        initial state's facts that some step changes: what step 0 shows, rather than every static fact; None
+        without a replay)."""
         from apb.envs.pictures import LastStep, Painter
 
         header = episode.header
         env = self._env(header)
         if isinstance(env, Exception):
-            return [], f"no pictures: the episode's domain could not be loaded ({env})"
+            return [], f"no pictures: the episode's domain could not be loaded ({env})", None
         problem, task, failure = None, None, None
         for problem in (header.get("problem_id"), header.get("problem")):  # a variant's dataset renumbers ids
             if problem is None:
@@ -52,12 +54,14 @@ class EpisodePictures:
             except (ApbError, OSError) as error:
                 failure = failure or f"no pictures: problem {problem!r} could not be loaded ({error})"
         if task is None:
-            return [], failure or "no pictures: the trajectory names no problem"
+            return [], failure or "no pictures: the trajectory names no problem", None
         key = (id(env), str(problem))
         painter = self._painters.get(key)
         if painter is None:
             painter = self._painters[key] = Painter(task)
         state = task.initial_state
+        start = task.facts(state)
+        changed: set[str] = set()
         pictures = [painter.svg(state)]
         for number, step in enumerate(episode.steps[:MAX_PICTURED_STEPS], start=1):
             action = str(step.get("action") or "")
@@ -72,8 +76,10 @@ class EpisodePictures:
             if valid and ground is not None:
                 if not task.is_applicable(state, ground):
                     return pictures, (f"pictures stop at step {number}: {action} is recorded as executed but is not "
-                                      "applicable in the replayed state (the problem file changed since the run?)")
+                                      "applicable in the replayed state (the problem file changed since the run?)"
+                                      ), sorted(start & changed)
                 state = task.apply(state, ground)
+                changed.update(task.facts(before) ^ task.facts(state))
             elif not valid and ground is not None:
                 missing = tuple(task.explain(state, ground))
             elif not valid and action.lower() == "(finish)":
@@ -82,4 +88,4 @@ class EpisodePictures:
         note = ""
         if len(episode.steps) > MAX_PICTURED_STEPS:
             note = f"pictures of the first {MAX_PICTURED_STEPS} steps only"
-        return pictures, note
+        return pictures, note, sorted(start & changed)

@@ -38,8 +38,10 @@ def _events(step: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     return outputs, translations
 
 
-def episode_detail(episode: Episode, pictures: list[str], note: str) -> dict[str, Any]:
-    """Everything the viewer shows of one episode (JSON-ready)."""
+def episode_detail(episode: Episode, pictures: list[str], note: str,
+                   changing: list[str] | None = None) -> dict[str, Any]:
+    """Everything the viewer shows of one episode (JSON-ready); `changing`: the initial facts some step changes
+    (step 0 shows them first, the whole initial situation folded)."""
     h, f = episode.header, episode.footer
     steps = []
     for number, step in enumerate(episode.steps, start=1):
@@ -51,7 +53,7 @@ def episode_detail(episode: Episode, pictures: list[str], note: str) -> dict[str
     return {"initial_state": h.get("initial_state"), "goal": h.get("goal"), "length": length_text(episode),
             "file": episode.path.name, "error": episode.error, "detail": f.get("detail"),
             "stop": f.get("stop_reason"), "picture": pictures[0] if pictures else None, "note": note,
-            "steps": steps}
+            "changing": changing, "steps": steps}
 
 
 def _pack(data: dict[str, Any]) -> str:
@@ -88,16 +90,17 @@ def viewer_html(episodes: list[Episode]) -> str:
                                                                       or episode.header.get("problem") or "?"),
                           "seed": episode.seed, "outcome": outcome(episode), "steps": int(f.get("steps") or 0),
                           "invalid": int(f.get("invalid_actions") or 0)})
-        pictures, note = drawer.draw(episode)
+        pictures, note, changing = drawer.draw(episode)
         blobs.append(f"<script type='application/octet-stream' id='apb-episode-{index}'>"
-                     f"{_pack(episode_detail(episode, pictures, note))}</script>")
+                     f"{_pack(episode_detail(episode, pictures, note, changing))}</script>")
     listing = json_text(summaries).replace("<", "\\u003c")
     script = resources.files("apb.eval.report").joinpath("templates/viewer.js").read_text(encoding="utf-8")
     return "\n".join([
         "<h2 id='episodes'>Episodes</h2>",
         "<p class='note'>Open an episode to see its steps beside the picture of each state (orange: what the "
-        "action changed; red: what a failed action needed). Filter by domain, agent and outcome; the coverage "
-        "table's cells link here.</p>",
+        "action changed; red: what a failed action needed; green: goals not yet reached). Filter by domain, agent and "
+        "outcome; the coverage table's cells link here, and #episode/ID links to one episode (the address shows it "
+        "once an episode is open).</p>",
         "<noscript><p class='fail'>The episode viewer needs JavaScript.</p></noscript>",
         "<div id='viewer'><div class='filters'>"
         "<label>domain <select id='f-domain'><option value=''>all</option></select></label> "

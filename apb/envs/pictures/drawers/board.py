@@ -1,13 +1,15 @@
 """BoardDrawer: domains of things at places (Gripper's rooms, Ferry's banks, Logistics' cities, Rovers' waypoints,
 Satellite's directions, Baking's kitchen). A Board says which objects are places, which facts put a thing at a
 place or inside a carrier, and which places group together; things are tokens in their place's box (carriers as
-labelled boxes holding their cargo), and every other fluent fact is listed in a panel under the boxes."""
+labelled boxes holding their cargo), and every other fluent fact is listed in a panel under the boxes, labelled
+"other facts"; a domain whose fluent facts the boxes show all (Ferry, Logistics) gets no panel."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+from apb.engine.ground import fluent_predicates
 from apb.engine.task import Task
 from apb.envs.pictures.scene import CHAR_H, CHAR_W, GREY, LIGHT, Scene, clip, palette, text_width
 from apb.envs.pictures.view import StateView, StaticFacts
@@ -87,7 +89,9 @@ class BoardDrawer:
         widest = max((len(members) for _, members in self.rows), default=0)
         self.width = max(320, self.left + widest * (b.box_width + 8) + 8)
         self.panel_top = 8 + len(self.rows) * (self.box_h + 8)
-        self.height = self.panel_top + PANEL_LINES * (CHAR_H + 3) + 10
+        self.used = set(b.ignore) | {p for p, _, _ in b.at} | {p for p, _, _ in b.inside} | set(b.marks)
+        self.panel = bool(fluent_predicates(task.domain) - self.used)  # facts the boxes do not show: a panel
+        self.height = self.panel_top + (PANEL_LINES * (CHAR_H + 3) + 10 if self.panel else 0)
         self.chars = (self.width - 16) // CHAR_W
 
     @staticmethod
@@ -110,7 +114,7 @@ class BoardDrawer:
         scene = Scene(self.width, self.height)
         where: dict[str, list[str]] = {p: [] for p in self.places}
         cargo: dict[str, list[str]] = {}
-        used = set(b.ignore) | {p for p, _, _ in b.at} | {p for p, _, _ in b.inside} | set(b.marks)
+        used = self.used
         for pred, thing, place in b.at:
             for args in view.args(pred):
                 t, p = self._resolve(args, thing), self._resolve(args, place)
@@ -130,9 +134,10 @@ class BoardDrawer:
                 self._place(scene, view, place, x, y, sorted(set(where.get(place, []))), cargo)
                 x += b.box_width + 8
             y += self.box_h + 8
-        listed = [f"{p}({','.join(a)})" if a else p for p, rows in sorted(view.fluent.items()) if p not in used
-                  for a in rows]
-        self._panel(scene, listed)
+        if self.panel:
+            listed = [f"{p}({','.join(a)})" if a else p for p, rows in sorted(view.fluent.items()) if p not in used
+                      for a in rows]
+            self._panel(scene, listed)
         return scene
 
     def _place(self, scene: Scene, view: StateView, place: str, x: float, y: float, things: list[str],
@@ -175,8 +180,8 @@ class BoardDrawer:
     def _panel(self, scene: Scene, facts: list[str]) -> None:
         top = self.panel_top
         scene.rect(4, top, self.width - 8, self.height - top - 4, fill=(248, 248, 252), stroke=LIGHT)
-        lines, line = [], ""
-        for fact in facts:
+        lines, line = [], "other facts:"
+        for fact in facts or ["(none)"]:
             if line and len(line) + 1 + len(fact) > self.chars:
                 lines.append(line)
                 line = ""

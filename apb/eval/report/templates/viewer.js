@@ -78,9 +78,16 @@
     for (const r of rows) r.node.classList.remove("open");
     row.classList.add("open");
     view.textContent = "";
+    const link = "#episode/" + encodeURIComponent(summary.id);
+    if (location.hash !== link) history.replaceState(null, "", link);  // the address links to this episode
     const title = el("h3", [summary.domain_label, summary.agent_label, summary.model, summary.problem,
                             "seed " + summary.seed, summary.outcome].join(" \u00b7 "));
     title.id = "episode-title";
+    const anchor = el("a", "link", "note");
+    anchor.href = link;
+    anchor.id = "episode-link";
+    title.appendChild(document.createTextNode(" "));
+    title.appendChild(anchor);
     view.appendChild(title);
     const d = await detail(summary.i);
     view.appendChild(el("p", "episode " + summary.id + "; " + d.length + "; " + summary.steps + " steps, " +
@@ -96,7 +103,14 @@
     start.appendChild(el("td")).appendChild(picture(d.picture, "initial state"));
     const task = el("td", null, "name");
     task.appendChild(el("div", "Initial situation", "action"));
-    task.appendChild(el("div", d.initial_state || "(not recorded)", "feedback"));
+    if (d.changing) {  // the facts the episode changes, as they start; every fact (static ones too) folded below
+      task.appendChild(el("div", "Facts that change in this episode, at the start: " +
+                          (d.changing.length ? d.changing.join(" ") : "(none: no step changed the state)"),
+                          "feedback changing"));
+      task.appendChild(pre("the whole initial situation", d.initial_state || "(not recorded)"));
+    } else {
+      task.appendChild(el("div", d.initial_state || "(not recorded)", "feedback"));
+    }
     task.appendChild(el("div", "Goal: " + (d.goal || "(not recorded)"), "feedback"));
     start.appendChild(task);
     table.appendChild(start);
@@ -121,6 +135,15 @@
 
   function route() {
     const hash = decodeURIComponent(location.hash || "");
+    if (hash.startsWith("#episode/")) {  // one episode: #episode/<id>
+      const id = hash.slice("#episode/".length);
+      const found = rows.find((r) => String(r.summary.id) === id);
+      if (!found) return;
+      for (const select of Object.values(filters)) select.value = "";
+      apply();
+      open(found.summary, found.node);
+      return;
+    }
     if (!hash.startsWith("#episodes/")) return;
     const params = new URLSearchParams(location.hash.slice("#episodes/".length));
     for (const key of ["domain", "agent", "outcome"]) {
