@@ -49,7 +49,7 @@ SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drop
 GOLD_SCAN = 100  # actions grounding drops that a generative gold lists when there are too many to classify
 
 
-def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def areach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     task, prover = sit.task, sit.prover
     universe = action_universe(task)
     if fmt == "gen":
@@ -92,7 +92,7 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
         if wrong.value is not False:
             return None
         proofs.append({"action": action, "reachable": False, "proof": wrong.proof})
-    options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]])
+    options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]], want)
     return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
 
 

@@ -39,7 +39,7 @@ from apb.planners.space import Successors, goal_test
 LAND_NODES = 200_000  # expansions of the greedy searches that find witness plans beyond the enumerated space
 
 
-def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def land(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     found = classify_landmarks(sit, h2=False)
     if found is None:
         return None
@@ -71,7 +71,7 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     correct = pick(rng, subtle_yes, 1)[0]
     wrong = pick(rng, subtle_no, 1) + pick(rng, list(no), 6)
     wrong = list(dict.fromkeys(wrong))[:3]
-    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong])
+    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong], want)
     proof = {"options": [{"atom": correct, "landmark": True, "proof": yes[correct]}]
              + [{"atom": a, "landmark": False, "proof": no[a]} for a in wrong]}
     return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)
@@ -266,4 +266,4 @@ def gold_denies(q: Question, item: str) -> bool:
 
 
 TASK = ACPTask("land", "one", "act", land, solve, official, sound, audit, decide, verify, oracle=oracle,
-               claim=claim, gold_denies=gold_denies)
+               claim=claim, gold_denies=gold_denies, gen_gold=("yes", "no"))

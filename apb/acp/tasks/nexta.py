@@ -34,7 +34,7 @@ NEXTA_NODES = 200_000  # expansions of the optimal A* whose plan's first action 
 NEAR_GOAL = 6  # beyond the enumerated space: questions at most this many steps before the end of a plan
 
 
-def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     if fmt != "gen":
         return None
     if not sit.prover.exhaustive:  # beyond the enumerated space: near the end of the state's plan
@@ -178,4 +178,5 @@ def tarski_check(q: Question) -> str | None:
     return "its check of a 'maybe' answer" if isinstance(q.answer, dict) and q.answer.get("maybe") else None
 
 
-TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle, tarski_check=tarski_check)
+TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle, tarski_check=tarski_check,
+               gen_gold=("yes", "no", "opt"))
