@@ -3,6 +3,7 @@ in states or expansions, and the one wall-clock limit is a safety net that stops
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import time
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 from apb.acp import generate
 from apb.acp.question_files import write_questions
 from apb.cli import main
+
+generate_module = importlib.import_module("apb.acp.generate")  # the module (apb.acp.generate is the function)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -36,8 +39,12 @@ def test_same_settings_same_bytes_under_any_clock(domain, tmp_path, monkeypatch)
     slow, stats = generate(domain, count=2, seed=3, time_limit=None)
     monkeypatch.undo()
     write_questions(slow, tmp_path / "c")
-    a, b, c = (_files(tmp_path / name) for name in "abc")
-    assert a and a == b == c
+    # the tasks side by side in threads, from situations no task has analysed yet (a per-process cache shares them)
+    monkeypatch.setattr(generate_module, "_SAMPLED", {})
+    threads, _ = generate(domain, count=2, seed=3, time_limit=None, concurrency=4)
+    write_questions(threads, tmp_path / "d")
+    a, b, c, d = (_files(tmp_path / name) for name in "abcd")
+    assert a and a == b == c == d
     assert not stats.timed_out and len(first) == 2 * 22
 
 
@@ -50,4 +57,5 @@ def test_the_safety_net_fails_loudly(tmp_path, monkeypatch, capsys):
                  "--time-limit", "1", "--out", str(tmp_path / "out")])
     monkeypatch.undo()
     assert code == 1
-    assert "applicable_actions_bool stopped by the --time-limit safety net after 0" in " ".join(capsys.readouterr().err.split())
+    said = " ".join(capsys.readouterr().err.split())
+    assert "applicable_actions_bool stopped by the --time-limit safety net after 0" in said

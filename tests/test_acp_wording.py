@@ -89,7 +89,7 @@ def _check_context(record: dict, task: str, fmt: str, description: str | None) -
     assert context.index("Currently, ") > 0, "the context states the state after the domain's description"
     if description is not None:
         assert context.startswith(description + (" \n" if fmt == "gen" else " ")), context[:200]
-    assert (GOAL in context) == bool(p.get("goal")), f"{task} {fmt}: goal sentence {'missing' if p.get('goal') else 'added'}"
+    assert (GOAL in context) == bool(p.get("goal")), f"{task} {fmt}: goal sentence, goal task: {p.get('goal')}"
     for kind, start in LEGENDS.items():
         wanted = fmt == "gen" and p["legend"] == kind
         assert (start in context) == wanted, f"{task} {fmt}: legend {kind} {'missing' if wanted else 'added'}"
@@ -144,3 +144,23 @@ def test_context_opens_with_the_description():
     built = _description("ferry", questions[0].problem, "rule")
     assert built.startswith("This is the ferry domain. The actions are: ") and "sail" in built, built
     assert "I am acting" not in built
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_the_prompt_carries_the_lm_eval_configs_instructions(task, generated):
+    """How to answer is in the prompt, where ACPBench's lm-eval config of the task puts it, not in the record."""
+    import yaml
+
+    from apb.acp.evaluate import build_messages
+    from apb.acp.records import Question
+
+    name = {"areach": "act_reach", "nexta": "next_act"}.get(task, task)
+    config = DEV.parent / "configs" / "tasks" / "acp_gen_chat" / f"{name}.yaml"
+    if not config.is_file():
+        pytest.skip(f"no ACPBench lm-eval configs at {config.parent}")
+    suffix = yaml.safe_load(config.read_text())["doc_to_text"].replace("{{context}} {{question}}", "").strip()
+    record, _ = generated[task, "gen"][0]
+    q = Question(id=record["id"], task=task, format="gen", context=record["context"], question=record["question"])
+    prompt = build_messages(q, [], cot=False)[-1]["content"]
+    assert record["question"] in prompt and suffix in prompt
+    assert not suffix or suffix not in record["question"]

@@ -247,7 +247,7 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
     machine's load (`time_limit`: seconds per group, a safety net reported in `stats.timed_out`; None: none). With
     the `acp-official` extra, `stats.unjudgeable` names the generative records ACPBench's code cannot score
     (`apb.acp.judgeable`) and `official_only` leaves them out (ACPError without the extra)."""
-    from apb.acp import judgeable
+    from apb.acp.judgeable import EXTRA, available, unjudgeable
     from apb.eval.executors import absolute_source, collect
 
     tasks = check_choice(list(tasks or TASKS), TASKS, "task")
@@ -256,9 +256,9 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
         raise ACPError(f"--count must be at least 1, got {count}")
     if view not in VIEWS:
         raise ACPError(f"unknown view {view!r}: use nl or pddl")
-    missing = judgeable.available()
+    missing = available()
     if official_only and missing is not None:
-        raise ACPError(f"--official-only needs ACPBench's PDDL tools: pip install '{judgeable.EXTRA}' ({missing})")
+        raise ACPError(f"--official-only needs ACPBench's PDDL tools: pip install '{EXTRA}' ({missing})")
     source = absolute_source(source)
     resolve_dataset(source)  # a bad name or folder fails here, once
     items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget,
@@ -270,7 +270,7 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
     stats = merge_stats([record["stats"] for record in records])
     stats.official_check = missing
     if missing is None:
-        stats.unjudgeable = {str(qid): why for qid, why in judgeable.unjudgeable(questions).items()}
+        stats.unjudgeable = {str(qid): why for qid, why in unjudgeable(questions).items()}
         if official_only:
             kept = [q for q in questions if str(q.id) not in stats.unjudgeable]
             stats.left_out = len(questions) - len(kept)

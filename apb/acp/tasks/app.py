@@ -42,6 +42,8 @@ def app(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | 
     applicable = [str(a) for a in task.applicable(state)]
     proof = {"method": "engine"}
     if fmt == "gen":
+        if not applicable:  # a dead end: the official code divides by zero on an empty list
+            return None
         return sit.question("app", fmt, {}, sorted(applicable), {"applicable": sorted(applicable)}, proof)
     misses = _near_misses(sit, rng, 12)
     if fmt == "bool":

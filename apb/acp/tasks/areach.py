@@ -272,5 +272,10 @@ def claim(task, answer) -> tuple:
     return "action", canonical_action(task, answer) or str(answer), False
 
 
+def tarski_check(q: Question) -> str:
+    return "its check of an answer outside the gold's list"  # tarski grounds the answer's preconditions
+
+
 TASK = ACPTask("areach", "one", "act", areach, solve, official, sound, audit, decide, verify,
-               oracle=first_listed, claim=claim, only_gold=only_gold_accepted, bool_claim=bool_claim)
+               oracle=first_listed, claim=claim, only_gold=only_gold_accepted, bool_claim=bool_claim,
+               tarski_check=tarski_check)

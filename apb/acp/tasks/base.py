@@ -20,7 +20,9 @@ judge, the audit, verification, extraction, the oracle) look the task up by name
   rejected answer proves and whether the gold denies it (`apb.acp.acceptance`; None: nothing to claim);
   `only_gold(q)`: a proof (text) that the official check accepts no answer outside the gold's own list, or None;
   `bool_claim(q)`: (kind, claim, Verdict) of the statement a bool question asks about, decided by the prover
-  (`check_proof` replays it), or None.
+  (`check_proof` replays it), or None;
+- `tarski_check(q)`: what of ACPBench's evaluator of a generative record reads its PDDL with tarski (then a record
+  tarski cannot read or ground cannot be scored: `apb.acp.judgeable`), None when nothing does.
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ def empty_gold(q, item) -> bool:
     return not q.answer
 
 
+def no_tarski(q) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class ACPTask:
     """One ACP task's parts (see the module's docstring)."""
@@ -65,6 +71,7 @@ class ACPTask:
     gold_denies: Callable = empty_gold  # (q, item) -> bool
     only_gold: Callable | None = None  # (q) -> proof text | None
     bool_claim: Callable | None = None  # (q) -> (kind, claim, Verdict) | None
+    tarski_check: Callable = no_tarski  # (q) -> what of the official evaluator needs tarski | None
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:

@@ -264,5 +264,9 @@ def oracle(q: Question):
     return gold
 
 
+def tarski_check(q: Question) -> str:
+    return "its plan check"  # the official evaluator checks every answer as a plan with tarski
+
+
 TASK = ACPTask("just", "list", "list", just, solve, official, sound, audit, decide, verify, several_true,
-               oracle=oracle, official_text=official_text)
+               oracle=oracle, official_text=official_text, tarski_check=tarski_check)

@@ -157,4 +157,9 @@ def oracle(q: Question):
     return yes[0] if yes else None
 
 
-TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle)
+def tarski_check(q: Question) -> str | None:
+    """The official evaluator plans with tarski's view of the problem for an answer in the gold's `maybe` list."""
+    return "its check of a 'maybe' answer" if isinstance(q.answer, dict) and q.answer.get("maybe") else None
+
+
+TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle, tarski_check=tarski_check)
