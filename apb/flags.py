@@ -7,6 +7,9 @@ import argparse
 
 from apb.request_caps import caps_text
 
+MAX_GENERATED = 10_000  # problems or questions a generate command makes per run (more would run for days)
+MAX_NUM_ENVS = 1024  # envs in one vector env a benchmark builds
+
 
 def _whole(value: str, low: int, requirement: str) -> int:
     try:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from balance import ENTRIES, SEEDS, assert_at_chance
 from conftest import require_reference
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -134,3 +135,36 @@ def test_conditional_effects_domain_from_the_reference():
     for q in questions:
         assert score(q, oracle_answer(q)).sound, q.group
         assert verify(q) == [], q.group
+
+
+def test_balancing_rule_pairs_yes_no_and_deals_letters_in_blocks_for_every_seed():
+    from apb.acp.balance import target
+
+    for seed in range(30):
+        for size in (1, 2, 3, 7, 8, 41):
+            golds = [target("bool", n, seed) for n in range(size)]
+            assert abs(golds.count("yes") - golds.count("no")) <= 1
+            letters = [target("mcq", n, seed) for n in range(size)]
+            assert max(letters.count(x) for x in "ABCD") - min(letters.count(x) for x in "ABCD") <= 1
+        assert target("gen", 0, seed) is None
+    # the first question is not always a yes, nor the letters a fixed cycle
+    assert {target("bool", 0, seed) for seed in range(30)} == {"yes", "no"}
+    assert len({tuple(target("mcq", n, seed) for n in range(4)) for seed in range(30)}) > 4
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_constant_answer_scores_at_chance_on_generated_questions(seed):
+    """`apb acp generate`'s yes/no and MCQ groups: each constant answer scores at chance by the sound verdict."""
+    from apb.acp.scorers import score_response
+
+    questions, _ = generate("blocksworld", formats=["bool", "mcq"], count=ENTRIES, seed=seed, budget=BUDGET)
+    short = []
+    for task in TASKS:
+        for fmt in set(task_formats(task)) - {"gen"}:
+            group = [q for q in questions if q.task == task and q.format == fmt]
+            if len(group) < ENTRIES // 2:
+                short.append((task, fmt))  # blocksworld has few distinct justification MCQs
+                continue
+            assert_at_chance(fmt, group, lambda answer, q: score_response(q, answer)[1].sound,
+                             f"{task} {fmt} seed {seed}")
+    assert short in ([], [("just", "mcq")])

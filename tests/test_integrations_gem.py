@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("gem")
 
 import gem
+from balance import ENTRIES, SEEDS, assert_at_chance
 
 from apb.agents.act import english_action
 from apb.integrations.gem import ENV_IDS, ApbGemEnv
@@ -94,3 +95,17 @@ def test_options_typed_as_text_get_their_types():
     for _ in range(3):
         observation, reward, _, truncated, _ = env.step("no idea")
     assert truncated and reward == 0.0 and "Actions I can do now" not in observation
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_constant_answer_scores_at_chance_on_rg_acp_datasets(seed):
+    """Issue 41: rg:apb_acp_* gave the gold yes on every question, so always answering yes earned full reward."""
+    env = gem.make("rg:apb_acp_app", seed=seed)
+    entries = []
+    for _ in range(ENTRIES):
+        env.reset()
+        entries.append(env.data)
+    assert_at_chance("bool", entries, lambda answer, entry: env.reward_fn(answer=answer, entry=entry),
+                     f"seed {seed}")
+    env.data = entries[0]
+    assert env.step(f"\\boxed{{{entries[0]['answer']}}}")[1] == 1.0  # GEM's own step rewards the gold

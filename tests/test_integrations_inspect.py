@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
+from balance import ENTRIES, SEEDS, assert_at_chance
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -276,6 +277,26 @@ def test_a_model_error_is_the_samples_error_never_a_wrong_answer(make, tmp_path)
     assert "401 Unauthorized" in str(log.error)
     [sample] = read_eval_log(log.location).samples
     assert sample.error is not None and "401 Unauthorized" in sample.error.message and not sample.scores
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_acp_samples_have_balanced_targets_so_a_constant_answer_scores_at_chance(seed):
+    from apb.integrations.inspect_tasks import acp
+
+    samples = list(acp(domain="ferry", tasks="app", formats="bool,mcq", count=ENTRIES, seed=seed).dataset)
+    for fmt in ("bool", "mcq"):
+        mine = [s for s in samples if s.metadata["question"]["format"] == fmt]
+        assert len(mine) == ENTRIES
+        assert_at_chance(fmt, mine, lambda answer, sample: answer == sample.target, f"{fmt} seed {seed}")
+
+
+def test_a_model_that_always_says_yes_scores_half_through_inspect_eval(tmp_path):
+    from apb.integrations.inspect_tasks import acp
+
+    task = acp(domain="ferry", tasks="app", formats="bool", count=40, seed=0)
+    log = run(task, scripted(["yes"] * 40), tmp_path)
+    scores = [next(iter(s.scores.values())).value["sound"] for s in log.samples]
+    assert len(scores) == 40 and sum(scores) == 20
 
 
 def test_no_seed_or_stop_is_sent_where_inspects_responses_api_ignores_them():

@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("lm_eval")
 
+from balance import ENTRIES, SEEDS, assert_at_chance
 from lm_eval import simple_evaluate
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager
@@ -125,6 +126,27 @@ def test_the_lm_eval_command_runs_the_exported_tasks_on_the_dummy_model(exported
     assert done.returncode == 0, done.stderr
     ours = per_group(tmp_path / "apb" / "results.jsonl", "official")
     assert {g: scores[f"apb_acp_{g}"]["official,none"] for g in ours} == ours
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_constant_answer_scores_at_chance_on_the_exported_tasks(seed, tmp_path):
+    """The exported docs (`apb acp generate` -> `apb acp export`) scored by the export's own process_results: each
+    constant answer (yes, no, A..D) at chance."""
+    import importlib.util
+
+    questions, _ = generate("ferry", tasks=["app"], formats=["bool", "mcq"], count=ENTRIES, seed=seed)
+    write_questions(questions, tmp_path / "questions")
+    done = subprocess.run([sys.executable, "-m", "apb", "acp", "export", str(tmp_path / "tasks"), "--questions",
+                           str(tmp_path / "questions")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    spec = importlib.util.spec_from_file_location(f"apb_export_utils_{seed}", tmp_path / "tasks" / "utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    for fmt, group in (("bool", "applicable_actions_bool"), ("mcq", "applicable_actions_mc")):
+        docs = [json.loads(line) for line in (tmp_path / "tasks" / "data" / f"{group}.jsonl").read_text().splitlines()]
+        assert len(docs) == ENTRIES
+        assert_at_chance(fmt, docs, lambda answer, doc: utils.process_results(doc, [answer])["sound"],
+                         f"{group} seed {seed}")
 
 
 def test_the_command_the_export_prints_runs_against_an_openai_compatible_server(exported, tmp_path):

@@ -323,3 +323,17 @@ def test_a_port_that_cannot_be_served_is_refused_before_serving():
             done = subprocess.run([sys.executable, "-m", "apb", "serve", "openenv", *flags], capture_output=True,
                                   text=True, timeout=120)
             assert done.returncode == 2 and fragment in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_constant_answer_earns_no_reward():
+    """The balancing rule (issue 41) for OpenEnv: it serves games only (no yes/no or MCQ data), where a reply that is
+    not an action never reaches the goal: a constant answer scores 0, never above chance."""
+    client = TestClient(create_app("blocksworld", problem=1))
+    with client.websocket_connect("/ws") as ws:
+        for problem, constant in ((p, c) for p in (1, 2) for c in ("yes", "no", "A", "B", "C", "D")):
+            ws.send_json({"type": "reset", "data": {"problem": problem}})
+            ws.receive_json()
+            for _ in range(4):
+                ws.send_json({"type": "step", "data": {"text": constant}})
+                data = ws.receive_json()["data"]
+                assert data["reward"] == 0.0 and not data["observation"]["valid"]

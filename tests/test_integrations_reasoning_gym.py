@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("reasoning_gym")
 
 import reasoning_gym
+from balance import CHANCE, ENTRIES, SEEDS, assert_at_chance, constant_scores
 
 from apb.domains.registry import domain_file, generator
 from apb.engine import load_task
@@ -148,3 +149,24 @@ def test_planbench_datasets_reward_the_gold_and_never_a_hedge():
             assert data.score_answer(wrong, entry) == float(verdict(question, wrong)["sound"])
     with pytest.raises(ApbError):
         reasoning_gym.create_dataset("apb_planbench_t1", size=1, seed=0, config="no_such_config")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("fmt", ["bool", "mcq"])
+def test_a_constant_answer_scores_at_chance_over_200_entries(fmt, seed):
+    """Issue 41: every entry's gold was "yes" (one question per entry, the first always a yes), so "yes" scored 1.0."""
+    data = reasoning_gym.create_dataset("apb_acp_app", size=ENTRIES, seed=seed, format=fmt)
+    entries = list(data)
+    assert_at_chance(fmt, entries, lambda answer, entry: data.score_answer(answer, entry), f"app {fmt} seed {seed}")
+
+
+def test_every_yes_no_and_mcq_acp_dataset_balances_its_golds():
+    """Yes and no once in every pair of entries, each letter once in every four: exactly at chance."""
+    from apb.acp.records import TASKS, task_formats
+
+    for task in TASKS:
+        for fmt in set(task_formats(task)) - {"gen"}:
+            data = reasoning_gym.create_dataset(f"apb_acp_{task}", size=8, seed=3, domain="ferry", format=fmt)
+            entries = list(data)
+            scores = constant_scores(fmt, entries, lambda answer, entry, d=data: d.score_answer(answer, entry))
+            assert set(scores.values()) == {CHANCE[fmt]}, (task, fmt, scores)

@@ -147,3 +147,13 @@ def test_a_model_error_is_an_error_of_the_rollout_never_a_reward_of_0():
 
     with pytest.raises(ConnectionError):
         rollout(env, task, failing)
+
+
+def test_a_constant_answer_earns_no_reward():
+    """The balancing rule (issue 41) for verifiers: it serves games only (no yes/no or MCQ data), where a reply that
+    is not an action never reaches the goal: a constant answer scores 0, never above chance."""
+    env = load_environment(domain="blocksworld", problems="1,2", max_steps=4)
+    for constant in ("yes", "no", "A", "B", "C", "D"):
+        for task in env.taskset:
+            trace = rollout(env, task, lambda task, messages, c=constant: c).trace
+            assert trace.reward == 0.0 and trace.metrics["invalid_actions"] == 4

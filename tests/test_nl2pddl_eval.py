@@ -61,16 +61,17 @@ def test_eval_scores_scripted_answers_and_resumes(tmp_path, capsys):
     assert "By domain" in report and "GPT-4o, zero-shot" in report and "24.8" in report
 
 
-def test_a_broken_gold_problem_is_recorded_not_fatal(tmp_path):
+def test_a_broken_gold_problem_is_refused_before_any_pair_runs(tmp_path):
+    """Issue 41: every pair is checked before any work; a gold that does not parse names its line and field (it was
+    recorded per pair, after the model had been asked)."""
     pairs = _pairs(tmp_path)
     rows = [json.loads(line) for line in pairs.read_text().splitlines()]
     rows[0]["problem_pddl"] = rows[0]["problem_pddl"].replace("(on b3 b4)", "(on b3 b9)")
     pairs.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    run_pairs(pairs, ScriptedLLM(lambda messages: (DATA / "bw_gold.pddl").read_text()), tmp_path / "run", limit=2)
-    first, second = sorted(read_results(tmp_path / "run"), key=lambda r: r["id"] != rows[0]["id"])  # any order
-    assert "b9" in first["gold_error"] and not first["correct"]
-    assert second["id"] == "gripper-1" and "gold_error" not in second and second["answer_error"]  # wrong domain
-    assert not first["error"] and not second["error"]  # both pairs were scored: nothing to retry
+    asked = []
+    with pytest.raises(ApbError, match=r"pairs.jsonl:1: field 'problem_pddl' \(the gold\) does not parse.*b9"):
+        run_pairs(pairs, ScriptedLLM(lambda messages: asked.append(messages) or ""), tmp_path / "run", limit=2)
+    assert not asked and not (tmp_path / "run").exists()
 
 
 def test_concurrent_run_with_shots(tmp_path):
@@ -162,8 +163,9 @@ def test_a_pairs_domain_file_is_parsed_once_per_version(tmp_path):
     """Pairs share a few domain files: each version of a file is read and parsed once (the scoring threads of a run
     queued on parsing it per pair), and a file that changes is read again."""
     from apb.nl2pddl import runner
+    from apb.nl2pddl.registry import domain_path
 
-    source = runner.domain_path("blocksworld")
+    source = domain_path("blocksworld")
     path = tmp_path / "domain.pddl"
     path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     text, domain = runner._domain(path)

@@ -34,12 +34,33 @@ def test_overwrite_keeps_your_own_files_and_lists_what_the_run_wrote(tmp_path):
     out = tmp_path / "R"
     assert quick_eval(out) == 0
     written = json.loads((out / RUN_FILE).read_text(encoding="utf-8"))["files"]
-    assert "episodes" in written and "notes.ipynb" not in written
+    assert any(name.startswith("episodes/") and name.endswith(".jsonl") for name in written)
+    assert "notes.ipynb" not in written
     (out / "notes.ipynb").write_text('{"cells": []}', encoding="utf-8")
     assert quick_eval(out, "--overwrite", "--max-steps", "40") == 0
     assert (out / "notes.ipynb").read_text(encoding="utf-8") == '{"cells": []}'  # yours, kept
     record = json.loads((out / RUN_FILE).read_text(encoding="utf-8"))
     assert record["settings"]["max_steps"] == 40 and "notes.ipynb" not in record["files"]
+
+
+def test_overwrite_keeps_your_file_inside_episodes_and_removes_the_old_runs_reports(tmp_path):
+    """A file of yours inside episodes/ survives --overwrite (the whole folder was deleted); the old run's
+    report.html, summary.json and the other report files go with it (they sat beside the new run's episode)."""
+    out = tmp_path / "R"
+    assert main(["eval", "--domains", "blocksworld", "--agents", "oracle", "--problems", "1,2", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert main(["report", str(out)]) == 0
+    reports = ("summary.json", "summary.csv", "report.md", "report.html")
+    assert all((out / name).is_file() for name in reports)
+    (out / "episodes" / "my-notes.txt").write_text("mine", encoding="utf-8")
+    assert quick_eval(out, "--overwrite") == 0
+    assert (out / "episodes" / "my-notes.txt").read_text(encoding="utf-8") == "mine"
+    assert not [name for name in reports if (out / name).exists()]
+    assert len(list((out / "episodes").glob("*.jsonl"))) == 1
+    record = json.loads((out / RUN_FILE).read_text(encoding="utf-8"))
+    assert "episodes/my-notes.txt" not in record["files"]
+    assert main(["report", str(out)]) == 0  # the new run's report is listed as the run's too
+    assert "report.html" in json.loads((out / RUN_FILE).read_text(encoding="utf-8"))["files"]
 
 
 def test_overwriting_a_question_set_refuses_to_delete_its_eval_results_unless_told(tmp_path, capsys):

@@ -20,9 +20,11 @@ from apb.console import errors_exit, make_console
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
+    MAX_GENERATED,
     add_executor,
     add_item_run_flags,
     add_set_overwrite_flags,
+    at_most,
     non_negative_int,
     positive_int,
     set_overwrite_options,
@@ -36,6 +38,8 @@ def _names(value: str, allowed: tuple[str, ...], what: str) -> list[str]:
     if value == "all":
         return list(allowed)
     names = [v.strip().lower() for v in value.split(",") if v.strip()]
+    if not names:
+        raise ACPError(f"--{what}s {value!r} names no {what}: use {', '.join(allowed)} or all")
     for name in names:
         if name not in allowed:
             raise ACPError(f"unknown {what} {name!r}: use {', '.join(allowed)} or all")
@@ -107,7 +111,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import sys
 
     from apb.acp.evaluate import evaluate
-    from apb.acp.importer import require_gold
     from apb.acp.question_files import read_questions
     from apb.eval.rundir import check_writable
     from apb.llm import make_llm, request_cap
@@ -115,13 +118,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     target = Path(args.out or (Path(args.questions) if Path(args.questions).is_dir() else
                                Path(args.questions).parent) / "eval")
     check_writable(target)
-    questions = read_questions(args.questions)
+    questions = read_questions(args.questions, scored_by="apb acp eval")
     if not questions:
         raise ACPError(f"{args.questions}: no questions")
-    require_gold(questions, args.questions, "apb acp eval")
-    examples = read_questions(args.shots_from) if args.shots_from else None
-    if examples:
-        require_gold(examples, args.shots_from, "--shots-from (its examples show their answers)")
+    examples = (read_questions(args.shots_from, scored_by="--shots-from (its examples show their answers)")
+                if args.shots_from else None)
     cap = request_cap(args.llm, args.llm_concurrency, args.concurrency)
     llm = make_llm(args.llm, cache=args.cache, concurrency=cap)
     summary = evaluate(questions, llm, target, shots=args.shots,
@@ -267,7 +268,8 @@ def add_parsers(commands) -> None:
     g.add_argument("dataset", help="bundled domain name or dataset folder")
     g.add_argument("--tasks", default="all", help=f"comma-separated: {','.join(TASKS)} (default all)")
     g.add_argument("--formats", default="all", help="comma-separated: bool,mcq,gen (default all)")
-    g.add_argument("--count", type=positive_int, default=10, help="questions per task and format (default 10)")
+    g.add_argument("--count", type=at_most(MAX_GENERATED), default=10,
+                   help=f"questions per task and format (default 10, at most {MAX_GENERATED})")
     g.add_argument("--out", required=True, help="folder for questions.jsonl and acpbench/<task>/test.<fmt>.json "
                                                 "(must be empty unless --overwrite)")
     add_set_overwrite_flags(g, "questions")

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from apb.acp.balance import target
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
 from apb.acp.sampling import sample_states
@@ -35,6 +36,9 @@ MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first t
 _SAMPLED: dict[tuple, tuple] = {}  # (domain, problem, seed, budget) -> (ProblemInfo, situations), per process
 _SAMPLED_LOCKS: dict[tuple, threading.Lock] = {}
 _SAMPLED_LOCK = threading.Lock()
+# failed tries of a situation before it is given up for a group: per yes/no answer for bool questions, shared by
+# the four letters for MCQ (a letter never makes a question harder), once for generative ones (deterministic)
+FAILURES = {"bool": 3, "mcq": 6, "gen": 1}
 
 
 @dataclass
@@ -123,20 +127,25 @@ class Generator:
                                        sample_states(task, space, rng, STATES_PER_PROBLEM, info.plans)]
             return _SAMPLED[key]
 
-    def one(self, task: str, fmt: str, number: int, seen: set[int]) -> Question | None:
-        """The `number`-th question of a group: tries situations in a seeded order until one fits."""
+    def one(self, task: str, fmt: str, number: int, seen: set[int], balance_seed: int | None = None
+            ) -> Question | None:
+        """The `number`-th question of a group: tries situations in a seeded order until one fits, with the gold
+        the balancing rule (`apb.acp.balance.target`, keyed by `balance_seed`, else the seed) gives that number."""
         generator = REGISTRY[task].generate
-        want = number % 2 == 0
+        expected = target(fmt, number, self.seed if balance_seed is None else balance_seed)
+        want = expected == "yes" if fmt == "bool" else expected
         repeats = 0
         for attempt in range(TRIES_PER_QUESTION):
             if attempt and attempt % 10 == 0 and (repeats or len(self.stats.problems) < MAX_PROBLEMS):
                 self._more()  # the states so far cannot fill this group (or only repeat questions): widen the pool
             rng = random.Random(question_id(self.seed, task, fmt, number, attempt))
             sit = self.situations[rng.randrange(len(self.situations))]
-            key = (id(sit), task, fmt, want)
-            if self._failures.get(key, 0) >= (1 if fmt == "gen" else 3):
+            key = (id(sit), task, fmt, want if fmt == "bool" else None)  # an MCQ fails the same for every letter
+            if self._failures.get(key, 0) >= FAILURES[fmt]:
                 continue  # this situation cannot give such a question (generative ones fail deterministically)
             question = generator(sit, fmt, rng, want)
+            if question is not None and expected is not None and question.answer != expected:
+                question = None  # the proved gold is not the one this number needs: another situation
             if question is not None and question.id not in seen:
                 return question
             repeats += question is not None
@@ -144,9 +153,11 @@ class Generator:
                 self._failures[key] = self._failures.get(key, 0) + 1
         return None
 
-    def generate(self, tasks: list[str], formats: list[str], count: int, stop: Any = None) -> list[Question]:
-        """`count` questions for every (task, format) pair, where the task has the format; `stop` (an Event, set on
-        Ctrl-C) ends the work between two questions with ItemInterrupted."""
+    def generate(self, tasks: list[str], formats: list[str], count: int, stop: Any = None, first: int = 0,
+                 balance_seed: int | None = None) -> list[Question]:
+        """`count` questions for every (task, format) pair, where the task has the format, numbered from `first`
+        (the number picks the gold by the balancing rule); `stop` (an Event, set on Ctrl-C) ends the work between
+        two questions with ItemInterrupted."""
         check_choice(tasks, TASKS, "task")
         check_choice(formats, FORMATS, "format")
         if count < 1:
@@ -165,14 +176,14 @@ class Generator:
                     continue
                 made = 0
                 group_start = time.perf_counter()
-                for number in range(count):
+                for number in range(first, first + count):
                     if stop is not None and stop.is_set():
                         raise ItemInterrupted
                     if self.time_limit and time.perf_counter() - group_start > self.time_limit:
                         # the safety net: this run's file is no longer the deterministic one; said loudly
                         self.stats.timed_out[group_name(task, fmt)] = made
                         break
-                    question = self.one(task, fmt, number, seen)
+                    question = self.one(task, fmt, number, seen, balance_seed)
                     if question is None:
                         continue
                     seen.add(question.id)
@@ -208,11 +219,13 @@ class TaskItem:
     model = None
 
     def __init__(self, source: str, task: str, formats: list[str], count: int, *, seed: int, view: str,
-                 description: str, budget: int, time_limit: float | None = TIME_LIMIT) -> None:
+                 description: str, budget: int, time_limit: float | None = TIME_LIMIT, start: int = 0,
+                 balance_seed: int | None = None) -> None:
         self.id = task
         self.source, self.formats, self.count = source, formats, count
         self.seed, self.view, self.description, self.budget = seed, view, description, budget
         self.time_limit = time_limit
+        self.first, self.balance_seed = start, balance_seed
 
     def run(self, out_dir: Any, llm: Any, stop: Any) -> dict:
         # in threads (a stop Event given) generate() has set the filter for them all (catch_warnings is not
@@ -221,7 +234,8 @@ class TaskItem:
             warnings.simplefilter("ignore", category=UserWarning)
             generator = Generator(self.source, seed=self.seed, budget=self.budget, description=self.description,
                                   time_limit=self.time_limit)
-            questions = generator.word(generator.generate([self.id], self.formats, self.count, stop), self.view)
+            questions = generator.word(generator.generate([self.id], self.formats, self.count, stop, self.first,
+                                                          self.balance_seed), self.view)
         return {"id": self.id, "questions": [q.to_dict() for q in questions], "stats": asdict(generator.stats)}
 
 
@@ -241,17 +255,22 @@ def merge_stats(parts: list[dict]) -> GenerationStats:
 def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] | None = None, count: int = 10,
              seed: int = 0, view: str = "nl", description: str = "curated", budget: int = DEFAULT_BUDGET,
              executor: str = "thread", concurrency: int = 1, time_limit: float | None = TIME_LIMIT,
-             official_only: bool = False) -> tuple[list[Question], GenerationStats]:
+             official_only: bool = False, start: int = 0, balance_seed: int | None = None
+             ) -> tuple[list[Question], GenerationStats]:
     """Questions about a dataset (bundled name or folder), worded in `view`; with the run's statistics. Each task is
     an item of `executor` (thread | ray; `concurrency` at a time): the questions do not depend on either, nor on the
-    machine's load (`time_limit`: seconds per group, a safety net reported in `stats.timed_out`; None: none). With
-    the `acp-official` extra, `stats.unjudgeable` names the generative records ACPBench's code cannot score
+    machine's load (`time_limit`: seconds per group, a safety net reported in `stats.timed_out`; None: none). The
+    golds are balanced (`apb.acp.balance`): questions are numbered from `start` in each group, and a caller that asks
+    one question per entry passes the entry's index as `start` and its dataset's seed as `balance_seed`. With the
+    `acp-official` extra, `stats.unjudgeable` names the generative records ACPBench's code cannot score
     (`apb.acp.judgeable`) and `official_only` leaves them out (ACPError without the extra)."""
     from apb.acp.judgeable import EXTRA, available, unjudgeable
     from apb.eval.executors import absolute_source, collect
 
-    tasks = check_choice(list(tasks or TASKS), TASKS, "task")
-    formats = check_choice(list(formats or FORMATS), FORMATS, "format")
+    tasks = check_choice(list(TASKS if tasks is None else tasks), TASKS, "task")
+    formats = check_choice(list(FORMATS if formats is None else formats), FORMATS, "format")
+    if not tasks or not formats:
+        raise ACPError(f"no {'task' if not tasks else 'format'} to generate: name at least one (or pass None for all)")
     if count < 1:
         raise ACPError(f"--count must be at least 1, got {count}")
     if view not in VIEWS:
@@ -262,7 +281,7 @@ def generate(source: str, *, tasks: list[str] | None = None, formats: list[str] 
     source = absolute_source(source)
     resolve_dataset(source)  # a bad name or folder fails here, once
     items = [TaskItem(source, task, formats, count, seed=seed, view=view, description=description, budget=budget,
-                      time_limit=time_limit) for task in tasks]
+                      time_limit=time_limit, start=start, balance_seed=balance_seed) for task in tasks]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=UserWarning)
         records = collect(items, ".", executor=executor, concurrency=concurrency)

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from apb.acp.errors import ACPError
+from apb.acp.record_check import check_question
 from apb.acp.records import FORMATS, GROUP_ALIASES, GROUPS, TASKS, Question, parse_group
 
 REQUIRED = ("id", "group", "context", "question")
@@ -58,8 +59,9 @@ def _from_name(path: Path) -> tuple[str | None, str | None]:
     return task, fmt if fmt in FORMATS else None
 
 
-def import_file(path: str | Path) -> list[Question]:
-    """The questions of one released file (ACPError naming the file and record when one is malformed)."""
+def import_file(path: str | Path, *, gold_needed: str | None = None) -> list[Question]:
+    """The questions of one released file (ACPError naming the file and record when one is malformed; every record
+    checked by `apb.acp.record_check`, `gold_needed` as there)."""
     path = Path(path)
     records = read_json_array(path)
     name_task, name_fmt = _from_name(path)
@@ -80,12 +82,13 @@ def import_file(path: str | Path) -> list[Question]:
             raise _error(f"{where}: an MCQ record needs choices {{text, label}}")
         domain_pddl = str(record.get("PDDL_domain") or "")
         match = _DOMAIN.search(domain_pddl) or _CONTEXT_DOMAIN.search(str(record["context"]))
-        questions.append(Question(
+        questions.append(check_question(Question(
             id=record["id"], task=task, format=fmt, domain=match.group(1).lower() if match else "",
             answer=record.get("answer"), held_out="answer" not in record, domain_pddl=domain_pddl,
             problem_pddl=str(record.get("PDDL_problem") or ""),
             view="acpbench", context=str(record["context"]), question=str(record["question"]),
-            choices=record.get("choices"), query=record.get("query"), source="acpbench", origin=str(path)))
+            choices=record.get("choices"), query=record.get("query"), source="acpbench", origin=str(path)),
+            where, gold_needed=gold_needed))
     return questions
 
 

@@ -15,6 +15,7 @@ from apb.acp.evaluate import RESULTS_FILE
 from apb.acp.question_files import read_results
 from apb.acp.records import FORMATS, TASKS
 from apb.eval.items import latest_by_id
+from apb.eval.rundir import record_derived
 
 SUMMARY_FILE = "acp_summary.json"
 REPORT_FILE = "acp_report.md"
@@ -106,4 +107,5 @@ def write_report(folders: list[str | Path], out: str | Path | None = None) -> tu
     paths = [target / SUMMARY_FILE, target / REPORT_FILE]
     paths[0].write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     paths[1].write_text(markdown(summary), encoding="utf-8")
+    record_derived(target, paths)  # the run's --overwrite removes them with it
     return summary, paths

@@ -23,6 +23,7 @@ from apb.console import print_table
 from apb.engine.errors import ApbError
 from apb.envs.registration import ENV_NAMES, env_id, register_envs
 from apb.envs.wrappers import SelectInfo
+from apb.flags import MAX_NUM_ENVS, at_most
 
 
 def step_throughput(env: gym.Env, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -267,7 +268,8 @@ def add_bench_env_parser(bench_subparsers) -> None:
     p.add_argument("--seconds", type=float, default=1.0, help="stepping time per domain (default 1)")
     p.add_argument("--vector", action="store_true",
                    help="steps/s of gymnasium.make_vec sync and async vector envs next to a single env")
-    p.add_argument("--num-envs", type=int, default=2, help="envs per vector env with --vector (default 2)")
+    p.add_argument("--num-envs", type=at_most(MAX_NUM_ENVS), default=2,
+                   help=f"envs per vector env with --vector (default 2, at most {MAX_NUM_ENVS})")
     p.add_argument("--obs", help="with --vector: comma-separated observation modes (default: text,facts,graph)")
     p.add_argument("--modes", help="with --vector: comma-separated runs of " + ", ".join(VECTOR_MODES)
                                    + " (default: all; single is always measured for vs_single)")
@@ -281,8 +283,6 @@ def add_bench_env_parser(bench_subparsers) -> None:
 def cmd_bench_env(args) -> int:
     from apb.bench.output import comma_list, show_report
 
-    if args.num_envs < 1:
-        raise ApbError(f"--num-envs must be at least 1, not {args.num_envs}")
     unknown = [d for d in comma_list(args.domains) or () if d not in ENV_NAMES]
     if unknown:
         raise ApbError(f"unknown domain(s) {', '.join(unknown)}: apb bench env takes bundled domains "

@@ -44,7 +44,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if len(args.paths) != 3:
         raise ApbError("usage: apb validate DOMAIN PROBLEM PLAN   or   apb validate DATASET_DIR")
     domain, problem, plan_path = args.paths
-    task = load_task(domain, problem, progress=grounding_progress(Path(problem).name, err))
+    task = load_task(domain, problem, progress=grounding_progress(Path(problem).name, err), same_domain=True)
     result = task.validate_file(plan_path)
     if args.json:
         out.print_json(data=_validation_json(result, plan_path))

@@ -19,6 +19,8 @@ checks made before a file is read.
 
 from __future__ import annotations
 
+import codecs
+import json
 import os
 import stat
 from collections.abc import Callable
@@ -36,7 +38,7 @@ MAX_DATA_BYTES = 1_000 * MB  # a data file of records (questions, pairs, episode
 MAX_TEXT_BYTES = MAX_PDDL_BYTES  # anything else
 
 __all__ = ["MAX_CONFIG_BYTES", "MAX_DATA_BYTES", "MAX_PDDL_BYTES", "MAX_PLAN_BYTES", "MAX_SCRIPT_BYTES",
-           "MAX_TEXT_BYTES", "file_problem", "kind_of", "read_input"]
+           "MAX_TEXT_BYTES", "file_problem", "kind_of", "read_input", "read_jsonl"]
 
 Fail = Callable[[str], Exception]
 
@@ -83,9 +85,11 @@ def file_problem(path: str | os.PathLike, what: str = "file") -> str | None:
 
 
 def read_input(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_TEXT_BYTES,
-               error: Fail | None = None) -> str:
+               error: Fail | None = None, head: int | None = None) -> str:
     """The text of a regular file of at most `limit` bytes, UTF-8 without NUL bytes; else `error(reason)` is
-    raised (default: InputFileError('PATH: reason')) naming what is wrong and what to do."""
+    raised (default: InputFileError('PATH: reason')) naming what is wrong and what to do. With `head` (a scorer's
+    bound + 1), a longer file is not refused: only its first `head` characters are read and returned, so the scorer
+    answers it as it answers text past its bound in process (`apb.engine.limits`)."""
     path = Path(path)
 
     def fail(reason: str) -> Exception:
@@ -105,7 +109,9 @@ def read_input(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_
         kind = _kind(info.st_mode)
         if kind is not None:
             raise fail(_not_regular(what, kind))
-        if info.st_size > limit:
+        if head is not None:
+            limit = min(limit, 4 * head)  # UTF-8: at most 4 bytes a character
+        elif info.st_size > limit:
             raise fail(f"the {what} is {info.st_size:,} bytes, over the limit of {limit:,} for a {what}: "
                        "it is not read")
         data = _read_at_most(fd, limit + 1)
@@ -113,18 +119,21 @@ def read_input(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_
         raise fail(f"cannot read the {what}: {err.strerror or err}") from None
     finally:
         os.close(fd)
-    if len(data) > limit:  # grew while it was read
+    cut = head is not None and len(data) > limit  # the first `head` characters are wanted, not the whole file
+    if cut:
+        data = data[:limit]
+    elif len(data) > limit:  # grew while it was read
         raise fail(f"the {what} is over the limit of {limit:,} bytes for a {what}: it is not read")
     nul = data.find(b"\x00")
     if nul >= 0:
         raise fail(f"the {what} is binary, not text (a NUL byte at offset {nul}); pass a UTF-8 text file")
     try:
-        text = data.decode("utf-8")
+        text = codecs.getincrementaldecoder("utf-8")().decode(data, final=not cut)  # a character cut at the end
     except UnicodeDecodeError as err:
         raise fail(f"the {what} is not UTF-8 text ({decode_problem(err)}); re-save it as UTF-8") from None
     if "\r" in text:  # line ends as Path.read_text reads them
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    return text if head is None else text[:head]
 
 
 def _read_at_most(fd: int, size: int) -> bytes:
@@ -138,3 +147,26 @@ def _read_at_most(fd: int, size: int) -> bytes:
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+def read_jsonl(path: str | os.PathLike, what: str = "file", *, limit: int = MAX_DATA_BYTES,
+               error: Fail | None = None) -> list[tuple[int, dict]]:
+    """The JSON objects of a JSON lines file (read as `read_input` reads it) with their line numbers, blank lines
+    skipped. `error(message)` is raised with the whole message ('FILE: reason', or 'FILE:LINE: invalid JSON ...'
+    for a line that is not a JSON object); default InputFileError."""
+    def fail(message: str) -> Exception:
+        return error(message) if error is not None else InputFileError(message)
+
+    text = read_input(path, what, limit=limit, error=lambda reason: fail(f"{path}: {reason}"))
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise fail(f"{path}:{number}: invalid JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise fail(f"{path}:{number}: expected a JSON object per line")
+        records.append((number, record))
+    return records

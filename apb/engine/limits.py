@@ -30,6 +30,8 @@ def over_limit(text: str, limit: int = MAX_ANSWER_CHARS, what: str = "answer") -
     """Why `text` is refused (longer than `limit` characters), else None."""
     if len(text) <= limit:
         return None
+    if len(text) == limit + 1:  # read only up to the bound + 1 (a file a CLI scorer reads): its length is unknown
+        return f"the {what} is over the limit of {limit:,} characters: it is not read"
     return f"the {what} is {len(text):,} characters long, over the limit of {limit:,}: it is not read"
 
 

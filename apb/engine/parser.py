@@ -325,8 +325,10 @@ def parse_problem(text: str, domain: Domain, name: str | None = None) -> Problem
                 if obj_types[0] not in domain.types:
                     raise reader.semantic(f"unknown type {obj_types[0]!r} for object {str(obj)!r}", type_node,
                                           f"the domain declares: {', '.join(sorted(domain.types))}")
-                if obj in objects and objects[obj] != obj_types[0]:
-                    raise reader.semantic(f"object {str(obj)!r} is declared twice with different types", obj)
+                if obj in objects:
+                    kinds = "" if objects[obj] == obj_types[0] else " with different types"
+                    raise reader.semantic(f"object {str(obj)!r} is declared twice{kinds}", obj,
+                                          "declare each object once")
                 if obj in domain.constants and domain.constants[obj] != obj_types[0]:
                     raise reader.semantic(f"object {str(obj)!r} is already a domain constant of type "
                                           f"{domain.constants[obj]!r}", obj)

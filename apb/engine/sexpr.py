@@ -20,7 +20,7 @@ class Source:
     """PDDL text with its file name; turns character offsets into line and column."""
 
     def __init__(self, text: str, name: str | None = None) -> None:
-        self.text = text
+        self.text = text[1:] if text.startswith("\ufeff") else text  # a UTF-8 byte-order mark is not PDDL
         self.name = name
         self._line_starts: list[int] | None = None
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from apb.console import make_console
+from apb.engine.loader import load_domain, problem_file_text, problem_from_text, require_same_domain
 from apb.equivalence.check import EQUIVALENT, NOT_EQUIVALENT, check
 from apb.equivalence.closure import Budget
 from apb.equivalence.graph import BACKENDS, RUSTWORKX_MISSING, have_rustworkx
@@ -46,8 +47,11 @@ def cmd_equiv(args: argparse.Namespace) -> int:
         raise EquivalenceError(RUSTWORKX_MISSING)  # before any work: one line, exit 2
     budget = None if args.max_states is None else Budget(explore=args.max_states, search=args.max_states,
                                                          total=5 * args.max_states)
-    result = check(Path(args.domain), Path(args.problem_a), Path(args.problem_b), placeholder=args.placeholder,
-                   backend=args.backend, budget=budget)
+    domain = load_domain(Path(args.domain))
+    # read as the in-process scorer reads text: up to its bound (a huge file is refused at once, not parsed)
+    a, b = (require_same_domain(problem_from_text(problem_file_text(path), domain, path), domain)
+            for path in (args.problem_a, args.problem_b))
+    result = check(domain, a, b, placeholder=args.placeholder, backend=args.backend, budget=budget)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

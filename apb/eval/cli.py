@@ -23,6 +23,7 @@ from apb.agents.base import AgentWrapper
 from apb.agents.registry import agent_spec
 from apb.console import make_console
 from apb.engine.errors import ApbError
+from apb.engine.limits import clean
 from apb.eval.config import ExperimentConfig, expand_domains, load_config
 from apb.eval.episode import episode_llm, run_one
 from apb.eval.episode_specs import EvalError, check_translator, resolve_problems
@@ -33,6 +34,7 @@ from apb.eval.trajectory import EpisodeSpec, episode_id
 from apb.exit_codes import EXIT_NEGATIVE, EXIT_OK
 from apb.flags import (
     DEFAULT_CONCURRENCY,
+    MAX_GENERATED,
     add_executor,
     add_llm_concurrency,
     at_most,
@@ -41,7 +43,6 @@ from apb.flags import (
     positive_int,
 )
 
-MAX_GENERATED = 10_000  # apb generate --count: more would run for days
 MAX_DUPLICATES = 1_000  # apb generate stops after this many duplicate problems in a row
 out = make_console()
 err = make_console(stderr=True)
@@ -56,31 +57,36 @@ class TranscriptAgent(AgentWrapper):
         self._console = console
         self._step = 0
 
+    def _print(self, markup: str) -> None:
+        """A transcript line; model text may hold lone surrogates, which no terminal or file can take: echoed as
+        U+FFFD (apb.engine.limits.clean), as `apb eval`'s trajectories and reports show them."""
+        self._console.print(clean(markup))
+
     def _show_events(self) -> None:
         for event in getattr(self.agent, "events", ()):
             if event.get("type") == "llm":
                 usage = event.get("usage") or {}
                 tokens = f"{usage.get('input_tokens', 0)}+{usage.get('output_tokens', 0)} tokens"
                 cached = ", cached" if event.get("cached") else ""
-                self._console.print(f"  [cyan]{escape(str(event.get('role')))}[/cyan] ({tokens}{cached}): "
+                self._print(f"  [cyan]{escape(str(event.get('role')))}[/cyan] ({tokens}{cached}): "
                                     f"{escape(str(event.get('text', '')).strip())}")
             elif event.get("type") == "translation":
-                self._console.print(f"  [magenta]translation[/magenta] ({event.get('method')}): "
+                self._print(f"  [magenta]translation[/magenta] ({event.get('method')}): "
                                     f"{escape(str(event.get('action')))}")
 
     def reset(self, observation: str, info: dict) -> None:
-        self._console.print(f"[bold]Task[/bold] {escape(str(info.get('problem_id', '')))}\n{escape(observation)}")
+        self._print(f"[bold]Task[/bold] {escape(str(info.get('problem_id', '')))}\n{escape(observation)}")
         self.agent.reset(observation, info)
         self._show_events()
 
     def act(self, observation: str, info: dict) -> str:
         if self._step:
             mark = "[green]ok[/green]" if info.get("action_valid", True) else "[red]invalid[/red]"
-            self._console.print(f"  feedback {mark}: {escape(observation)}")
+            self._print(f"  feedback {mark}: {escape(observation)}")
         self._step += 1
         action = self.agent.act(observation, info)
         self._show_events()
-        self._console.print(f"[bold]{self._step:>3}[/bold] action: {escape(action)}")
+        self._print(f"[bold]{self._step:>3}[/bold] action: {escape(action)}")
         return action
 
 
@@ -113,7 +119,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             footer = run_one(spec, tmp, llm=llm, wrap_agent=lambda a: TranscriptAgent(a, out), on_step=last.append)
     if last:  # the transcript shows feedback before each next action: the last step's comes here
         mark = "[green]ok[/green]" if last[-1].action_valid else "[red]invalid[/red]"
-        out.print(f"  feedback {mark}: {escape(last[-1].observation)}")
+        out.print(clean(f"  feedback {mark}: {escape(last[-1].observation)}"))
     tokens = footer["input_tokens"] + footer["output_tokens"]
     cost = "unknown cost" if footer["cost_usd"] is None else f"${footer['cost_usd']:.4f}"
     result = "[green]solved[/green]" if footer["success"] else "[red]not solved[/red]"
@@ -121,7 +127,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               f"{footer['stop_reason']}, {sum(footer['llm_calls'].values())} LLM call(s), {tokens} tokens, {cost}"
               + (f", optimal length {footer['optimal_plan_length']}" if footer.get("optimal_plan_length") else ""))
     if footer.get("error"):
-        err.print(f"[red]error[/red]: {escape(str(footer['error']))}")
+        err.print(clean(f"[red]error[/red]: {escape(str(footer['error']))}"))
         return EXIT_NEGATIVE
     if args.out:
         out.print(f"trajectory: {final}")

@@ -1,14 +1,17 @@
 """The one rule for output folders, for every command that writes a run or a generated set into a folder.
 
-A run writes its settings (everything that changes a result) into `OUT/run.json`, and when it ends (finished,
-failed or interrupted) the names of the files and folders it wrote in OUT (`files`). A new run into a folder that is
-not empty is refused unless `resume` (the settings must match; the error names the keys that differ) or `overwrite`:
-that deletes only what `files` lists (never a file of yours such as `OUT/notes.ipynb`, never a folder apb did not
-write), and refuses, naming them, when OUT holds results of other runs (a sub-folder with its own run.json, such as
-the `eval/` an `apb acp eval` writes inside a question set) unless `overwrite_results` says to delete them too. A
-run that failed or was interrupted before writing anything leaves no run.json behind (a rerun is not blocked). A
-lock file, `OUT/.apb-lock`, stops a second run into the same folder with a message naming the first (its pid, host,
-start time and command); the lock of a run that was killed is detected as stale and taken over.
+A run writes its settings (everything that changes a result) into `OUT/run.json`, and when it ends (finished, failed
+or interrupted) the paths of the files it wrote in OUT (`files`, relative: `episodes/<id>.jsonl`); a report written
+into the folder later (`apb report`, `apb acp report`, `apb nl2pddl report`) adds its files to that list
+(`record_derived`). A new run into a folder that is not empty is refused unless `resume` (the settings must match;
+the error names the keys that differ) or `overwrite`: that deletes only the files `files` lists, and the folders
+they leave empty (never a file of yours such as `OUT/notes.ipynb` or `OUT/episodes/notes.txt`), so no report of the
+old run is left beside the new one; it refuses, naming them, when OUT holds results of other runs (a sub-folder with
+its own run.json, such as the `eval/` an `apb acp eval` writes inside a question set) unless `overwrite_results`
+says to delete them too. A run that failed or was interrupted before writing anything leaves no run.json behind (a
+rerun is not blocked). A lock file, `OUT/.apb-lock`, stops a second run into the same folder with a message naming
+the first (its pid, host, start time and command); the lock of a run that was killed is detected as stale and taken
+over.
 
     with open_run_dir(out, kind="episodes", settings={...}, resume=args.resume, overwrite=args.overwrite):
         ...  # write into out
@@ -82,6 +85,49 @@ def _content(out: Path) -> list[Path]:
     return [p for p in out.iterdir() if p.name != LOCK_FILE] if out.is_dir() else []
 
 
+_OWN = {LOCK_FILE, RUN_FILE, RUN_FILE + ".tmp"}
+
+
+def _tree(out: Path) -> set[str]:
+    """The relative paths (posix) of the files under `out` (a symbolic link is a file: never followed), the
+    folder's own run.json and lock left out."""
+    found = set()
+    for root, dirs, files in os.walk(out):
+        here = Path(root).relative_to(out)
+        links = [d for d in dirs if (Path(root) / d).is_symlink()]
+        for name in files + links:
+            found.add((here / name).as_posix())
+    return found - _OWN
+
+
+def _listed(out: Path, listed: list) -> set[str]:
+    """The files a run.json's `files` names: relative paths; a folder (as earlier versions listed them) stands for
+    the files under it."""
+    paths = set()
+    for name in listed:
+        path = out / str(name)
+        if path.is_dir() and not path.is_symlink():
+            paths |= {f"{Path(str(name)).as_posix()}/{p}" for p in _tree(path)}
+        else:
+            paths.add(Path(str(name)).as_posix())
+    return paths - _OWN
+
+
+def _delete(out: Path, paths: set[str]) -> None:
+    """Deletes the files (relative to `out`) and then every folder they leave empty, up to `out`."""
+    parents = set()
+    for name in sorted(paths):
+        path = out / name
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+        elif path.is_dir():
+            shutil.rmtree(path)  # another run's results, deleted as a whole (--overwrite-results)
+        parents |= set(Path(name).parents)
+    for parent in sorted(parents, key=lambda p: len(p.parts), reverse=True):
+        if parent != Path(".") and (out / parent).is_dir() and not any((out / parent).iterdir()):
+            (out / parent).rmdir()
+
+
 def differing_settings(before: dict[str, Any], now: dict[str, Any]) -> list[str]:
     """The setting keys whose values differ (keys with a partial prefix only where both have them)."""
     keys = []
@@ -127,8 +173,7 @@ def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], res
                               "choose an empty or new --out")
         doomed = _overwritable(out, content, before, resumable=resumable, overwrite_results=overwrite_results)
         if create:
-            for path in doomed:
-                shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+            _delete(out, doomed)
         before = None
     elif content and not resume:
         what = f"an earlier {before.get('kind', 'apb')} run" if before else "files"
@@ -161,18 +206,20 @@ def prepare_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], res
 
 
 def _overwritable(out: Path, content: list[Path], before: dict[str, Any], *, resumable: bool,
-                  overwrite_results: bool | None) -> list[Path]:
-    """What `--overwrite` deletes in `out`: the files its run.json lists, run.json, and (with `overwrite_results`)
-    other runs' results; a RunDirError naming them when that cannot be done safely."""
+                  overwrite_results: bool | None) -> set[str]:
+    """What `--overwrite` deletes in `out` (relative paths): the files its run.json lists, run.json, and (with
+    `overwrite_results`) other runs' results; a RunDirError naming them when that cannot be done safely."""
     listed = before.get("files")
     if not isinstance(listed, list) and all(p.name == RUN_FILE for p in content):
-        return content  # a run killed before it wrote anything
+        return {RUN_FILE}  # a run killed before it wrote anything
     if not isinstance(listed, list):
         finish = " or pass --resume to finish that run" if resumable else ""
         raise RunDirError(f"{out}: its {RUN_FILE} does not list the files its run wrote (that run was killed, or "
                           "written by an older apb), so --overwrite cannot tell them from yours; nothing was changed: "
                           f"empty the folder yourself,{finish} or choose another --out")
-    others = [p for p in content if p.name != RUN_FILE and p.name not in listed]
+    files = _listed(out, listed)
+    tops = {Path(name).parts[0] for name in files}
+    others = [p for p in content if p.name != RUN_FILE and p.name not in tops]
     results = [p for p in others if p.is_dir() and not p.is_symlink() and _holds_run(p)]
     if results and not overwrite_results:
         names = ", ".join(f"{p.name}/" for p in results)
@@ -183,7 +230,7 @@ def _overwritable(out: Path, content: list[Path], before: dict[str, Any], *, res
                           "--out")
     for path in results:
         RunLock(path).check()  # never under a live run
-    return [p for p in content if p.name == RUN_FILE or p.name in listed] + results
+    return files | {RUN_FILE} | {p.name for p in results}
 
 
 def _holds_run(folder: Path) -> bool:
@@ -192,7 +239,7 @@ def _holds_run(folder: Path) -> bool:
 
 
 def _record_files(out: Path, files: list[str]) -> None:
-    """Writes the names a run wrote into its run.json (what a later --overwrite may delete)."""
+    """Writes the paths a run wrote into its run.json (what a later --overwrite may delete)."""
     path = out / RUN_FILE
     with contextlib.suppress(RunDirError, OSError):
         record = read_run_file(out)
@@ -201,6 +248,22 @@ def _record_files(out: Path, files: list[str]) -> None:
             tmp = path.with_name(RUN_FILE + ".tmp")
             tmp.write_text(json.dumps(record, indent=1, sort_keys=True, default=str) + "\n", encoding="utf-8")
             os.replace(tmp, path)
+
+
+def record_derived(out: str | Path, paths: list[str | Path]) -> None:
+    """Adds files derived from a run (a report written into its folder) to the run's `files`, so --overwrite removes
+    them with the run instead of leaving them beside the next one. A folder that is not a run is left alone."""
+    out = Path(out)
+    record = None
+    with contextlib.suppress(RunDirError, OSError):
+        record = read_run_file(out)
+    if record is None or not isinstance(record.get("files"), list):
+        return
+    names = []
+    for path in paths:
+        with contextlib.suppress(ValueError):
+            names.append(Path(path).resolve().relative_to(out.resolve()).as_posix())
+    _record_files(out, sorted(set(record["files"]) | set(names)))
 
 
 def _now() -> str:
@@ -294,14 +357,14 @@ def open_run_dir(out: str | Path, *, kind: str, settings: dict[str, Any], resume
     empty = False
     try:
         before = prepare_run_dir(out, **options)
-        earlier = set((before or {}).get("files") or ())
-        foreign = {p.name for p in _content(out)} - earlier - {RUN_FILE}  # yours, kept (resume, overwrite)
+        earlier = _listed(out, (before or {}).get("files") or [])
+        foreign = _tree(out) - earlier  # yours, kept (resume, overwrite)
         finished = False
         try:
             yield before
             finished = True
         finally:
-            written = sorted({p.name for p in _content(out)} - foreign - {RUN_FILE})
+            written = sorted(_tree(out) - foreign)
             empty = not finished and not written and before is None
             if empty:
                 with contextlib.suppress(OSError):

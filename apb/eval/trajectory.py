@@ -18,6 +18,7 @@ from typing import Any
 
 from apb.datasets import source_name
 from apb.engine.errors import ApbError
+from apb.engine.input_files import MAX_DATA_BYTES, read_input
 from apb.engine.limits import has_surrogates
 
 LLM_ROLES = ("planner", "translator", "explainer", "grounder")
@@ -243,10 +244,8 @@ def read_trajectory(path: str | Path) -> dict[str, Any]:
     trajectories (`apb eval --resume`, `apb report`). Blank lines are ignored; TrajectoryError names the file and
     line of anything else that is wrong."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TrajectoryError(f"{path}: cannot read the trajectory: {err.strerror or err}") from None
+    text = read_input(path, "trajectory file", limit=MAX_DATA_BYTES,
+                      error=lambda reason: TrajectoryError(f"{path}: {reason}"))
     header = footer = None
     steps = []
     for number, raw in enumerate(text.splitlines(), 1):

@@ -54,7 +54,6 @@ def check_listen(host: str, port: int) -> None:
 
 def cmd_acp_export(args: argparse.Namespace) -> int:
     from apb.acp import read_questions
-    from apb.acp.importer import require_gold
     from apb.eval.rundir import open_run_dir, prepare_run_dir
     from apb.integrations.lm_eval import GROUP, export_lm_eval
 
@@ -62,8 +61,7 @@ def cmd_acp_export(args: argparse.Namespace) -> int:
                 "cot": args.cot}
     prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
                     resumable=False)
-    questions = read_questions(args.questions)
-    require_gold(questions, args.questions, "apb acp export (its process_results scores against the gold)")
+    questions = read_questions(args.questions, scored_by="apb acp export (its process_results scores against the gold)")
     with open_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, resumable=False):
         names = export_lm_eval(questions, args.out, shots=args.shots, cot=args.cot)
     out.print(f"{len(names)} lm-eval task(s) -> {escape(str(args.out))}: {', '.join(names)} (tag {GROUP})")
@@ -75,10 +73,10 @@ def cmd_nl2pddl_export(args: argparse.Namespace) -> int:
     from apb.eval.rundir import fingerprint_files, open_run_dir, prepare_run_dir
     from apb.integrations.lm_eval import NL2PDDL_GROUP, export_nl2pddl_lm_eval
     from apb.nl2pddl.cli import pairs_file
-    from apb.nl2pddl.planetarium import read_rows
+    from apb.nl2pddl.planetarium import read_pairs
 
     pairs = pairs_file(args.pairs)
-    read_rows(pairs)  # a missing or malformed pairs file is refused before DIR is touched
+    read_pairs(pairs)  # a missing, empty or malformed pairs file (any bad row) is refused before DIR is touched
     settings = {"pairs": fingerprint_files([pairs]), "format": args.format, "shots": args.shots}
     prepare_run_dir(args.out, kind="lm-eval-tasks", settings=settings, overwrite=args.overwrite, create=False,
                     resumable=False)

@@ -258,10 +258,7 @@ def acp(questions: str | None = None, domain: str = "blocksworld", tasks: str = 
     from apb.acp import FORMATS, TASKS, generate, read_questions
 
     if questions:
-        from apb.acp.importer import require_gold
-
-        items = read_questions(questions)
-        require_gold(items, questions, "the apb/acp task (its scorer compares with the gold)")
+        items = read_questions(questions, scored_by="the apb/acp task (its scorer compares with the gold)")
         name = f"apb-acp-{Path(str(questions)).stem}"
     else:
         items, _ = generate(domain, tasks=_choices(tasks, TASKS, "task"), formats=_choices(formats, FORMATS, "format"),
@@ -324,10 +321,10 @@ def nl2pddl(pairs: str | None = None, dataset: str = "blocksworld", count: int =
     import tempfile
 
     from apb.nl2pddl import build_pairs
-    from apb.nl2pddl.planetarium import read_rows
+    from apb.nl2pddl.planetarium import read_pairs
 
     if pairs:
-        rows, base = read_rows(pairs), Path(pairs).resolve().parent
+        rows, base = read_pairs(pairs), Path(pairs).resolve().parent
         samples = nl2pddl_samples(rows, base, shots=int(shots))
     else:  # the samples carry the domain text, so the pairs' folder is not needed once they are built
         with tempfile.TemporaryDirectory(prefix="apb-nl2pddl-") as folder:

@@ -103,13 +103,11 @@ def export_lm_eval(questions: list, out: str | Path, *, shots: int = 0, cot: boo
 def export_nl2pddl_lm_eval(pairs: str | Path, out: str | Path, *, shots: int = 0,
                            max_gen_toks: int = 2048) -> list[str]:
     """Writes a task per domain of the pairs file (`apb nl2pddl build` / `import`) under `out`; returns the names."""
-    from apb.nl2pddl.planetarium import PairsFormatError, normalise, read_rows
+    from apb.nl2pddl.planetarium import PairsFormatError, read_pairs
     from apb.nl2pddl.runner import domain_file_for, messages_for, shots_for
 
     pairs = Path(pairs)
-    rows = normalise(read_rows(pairs), str(pairs))
-    if not rows:
-        raise PairsFormatError(f"{pairs}: no pairs to export: build them with apb nl2pddl build or import")
+    rows = read_pairs(pairs)  # every row checked first; a file without pairs refused
     if shots < 0:
         raise PairsFormatError(f"--shots must be 0 or more, got {shots}")
     out = Path(out).resolve()

@@ -187,8 +187,9 @@ class ApbACPDataset(ProceduralDataset):
         config: ApbACPConfig = self.config
         for attempt in range(MAX_ATTEMPTS):
             seed = zlib.crc32(f"{self.seed}:{idx}:{attempt}".encode())
+            # the entry's index numbers its question, so the golds are balanced across entries (apb.acp.balance)
             questions, _ = generate(config.domain, tasks=[self.task], formats=[config.format], count=1, seed=seed,
-                                    view=config.view)
+                                    view=config.view, start=idx, balance_seed=self.seed)
             if questions:
                 q = questions[0]
                 return {"question": flatten(build_messages(q, [], False)), "answer": answer_text(q),

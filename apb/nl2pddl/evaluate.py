@@ -30,8 +30,7 @@ from typing import NamedTuple
 
 from apb.engine import Domain, Problem, Task
 from apb.engine.errors import ApbError, PDDLError, PDDLWarning
-from apb.engine.input_files import MAX_PDDL_BYTES, read_input
-from apb.engine.loader import problem_from_text
+from apb.engine.loader import problem_file_text, problem_from_text
 from apb.equivalence import Budget, check
 from apb.equivalence.closure import UNSOLVABLE, is_strips
 from apb.equivalence.rules import rule_closure
@@ -83,15 +82,12 @@ class Assessment:
 
 
 def _text(source: str | Path) -> str:
-    """PDDL text from a Path (which must exist) or a string, which is the text itself: a string is never opened as
-    a path (a model's answer is data)."""
-    if isinstance(source, Path):
-        return read_input(source, "problem file", limit=MAX_PDDL_BYTES,
-                          error=lambda reason: PDDLError(reason, file=str(source)))
-    return source
+    """PDDL text from a Path (which must exist; read up to the bound, as `problem_from_text` reads text) or a
+    string, which is the text itself: a string is never opened as a path (a model's answer is data)."""
+    return problem_file_text(source) if isinstance(source, Path) else source
 
 
-def _parse(text: str, domain: Domain, name: str) -> Problem:
+def parse_problem_text(text: str, domain: Domain, name: str) -> Problem:
     """The problem, or PDDLError; negative goal literals are refused here (the engine itself allows them)."""
     if "(" not in text:
         raise PDDLError("not a PDDL problem: expected '(define (problem ...) ...)'", file=name)
@@ -188,7 +184,7 @@ def _lenient_solvable(text: str, domain: Domain, planner: str, max_nodes: int) -
     if not domain.types or set(domain.types) <= {"object"}:
         text = _OBJECTS.sub(lambda m: "(:objects " + re.sub(r"\s-\s*[^\s()]+", " ", m.group(1)) + ")", text)
     try:
-        problem = _parse(text, domain, "<predicted>")
+        problem = parse_problem_text(text, domain, "<predicted>")
     except ApbError:
         return False, ""
     refusal = oracle_refusal(domain.name, problem)
@@ -231,7 +227,7 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
     dom = resolve_domain(gold_text, domain)
     gold_error = ""
     try:
-        gold_problem = _parse(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
+        gold_problem = parse_problem_text(gold_text, dom, str(gold) if isinstance(gold, Path) else "<gold>")
     except ApbError as error:
         if not any(sign in str(error) for sign in LENIENT_ERRORS):
             raise
@@ -239,7 +235,7 @@ def assess(gold: str | Path, predicted: str | Path, domain: Domain | str | Path 
         # objects): the predicted problem is scored, but nothing the engine reads can be equivalent to it
         gold_problem, gold_error = None, f"the gold is readable only leniently ({error}), so nothing is correct"
     try:
-        pred_problem = _parse(pred_text, dom, "<predicted>")
+        pred_problem = parse_problem_text(pred_text, dom, "<predicted>")
     except ApbError as error:
         # Planetarium's lenient parser reads a problem with an unknown predicate, or with untyped objects in a typed
         # domain: parseable there, neither solvable nor correct; apb's stricter diagnostic is kept beside the triple

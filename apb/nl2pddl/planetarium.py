@@ -14,9 +14,9 @@ import sqlite3
 from pathlib import Path
 
 from apb.engine.errors import ApbError
-from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input
+from apb.engine.input_files import MAX_DATA_BYTES, file_problem, read_input, read_jsonl
 from apb.nl2pddl.build import PAIRS_FILE, write_rows
-from apb.nl2pddl.registry import is_domain_key
+from apb.nl2pddl.registry import domain_name_of, domain_path, is_domain_key
 
 REQUIRED = ("natural_language", "problem_pddl", "domain")
 SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
@@ -29,7 +29,17 @@ class PairsFormatError(ApbError):
 def read_rows(path: str | Path) -> list[dict]:
     """Rows of a .json (a list, or {"rows": [...]}), .jsonl or .parquet file (parquet needs pyarrow), or of the
     SQLite database (.db, .sqlite) Planetarium's dataset generator writes."""
-    path = Path(path)
+    return [row for _, row in _placed_rows(Path(path))]
+
+
+def _placed_rows(path: Path) -> list[tuple[str, dict]]:
+    """The rows with their places: `FILE:LINE` in a JSON lines file, `FILE: row N` elsewhere."""
+    if path.suffix.lower() not in (".json", ".parquet", *SQLITE_SUFFIXES) and file_problem(path) is None:
+        return [(f"{path}:{number}", row) for number, row in read_jsonl(path, "pairs file", error=PairsFormatError)]
+    return [(f"{path}: row {number}", row) for number, row in enumerate(_rows(path), 1)]
+
+
+def _rows(path: Path) -> list[dict]:
     if (reason := file_problem(path, "pairs file")) is not None:  # missing, a folder, a FIFO, a device
         raise PairsFormatError(f"{path}: {reason} (give a .json, .jsonl or .parquet file of rows)")
     suffix = path.suffix.lower()
@@ -43,12 +53,9 @@ def read_rows(path: str | Path) -> list[dict]:
                                    "file to JSON lines") from None
         return pq.read_table(path).to_pylist()
     text = read_input(path, "pairs file", limit=MAX_DATA_BYTES)
-    try:
-        if suffix == ".json":
-            data = json.loads(text)
-            data = data.get("rows", data) if isinstance(data, dict) else data
-        else:
-            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+    try:  # .json (JSON lines are read by _placed_rows)
+        data = json.loads(text)
+        data = data.get("rows", data) if isinstance(data, dict) else data
     except json.JSONDecodeError as err:
         raise PairsFormatError(f"{path}:{err.lineno}: invalid JSON: {err.msg}") from None
     if not isinstance(data, list) or not all(isinstance(row, dict) for row in data):
@@ -83,17 +90,27 @@ def _sqlite_rows(path: Path) -> list[dict]:
         connection.close()
 
 
-def normalise(rows: list[dict], origin: str) -> list[dict]:
-    """Rows with every required field, an `id`, boolean flags and a shipped domain; PairsFormatError otherwise."""
+def normalise(rows: list[dict], origin: str, *, base: Path | None = None,
+              places: list[str] | None = None) -> list[dict]:
+    """Rows with every required field, an `id`, boolean flags and a shipped domain; PairsFormatError otherwise,
+    naming the row (`places`: each row's FILE:LINE) and the field. With `base` (the folder of the pairs file) each
+    row is checked whole before any work: its domain_file inside that folder, its gold problem parsed."""
     out = []
+    domains: dict[Path, object] = {}  # the parsed domain of each domain file, for the golds
     for number, row in enumerate(rows, 1):
+        where = places[number - 1] if places else f"{origin}: row {number}"
         missing = [name for name in REQUIRED if not row.get(name)]
         if missing:
-            raise PairsFormatError(f"{origin}: row {number} has no {', '.join(missing)}")
+            raise PairsFormatError(f"{where}: no {', '.join(missing)}")
+        for name in ("natural_language", "problem_pddl", "domain"):
+            if not isinstance(row[name], str):
+                raise PairsFormatError(f"{where}: field {name!r} is {str(row[name])[:40]!r}, not text")
         domain = str(row["domain"])
         if not row.get("domain_file") and not is_domain_key(domain):
-            raise PairsFormatError(f"{origin}: row {number}: domain {domain!r} is not a shipped benchmark domain "
+            raise PairsFormatError(f"{where}: domain {domain!r} is not a shipped benchmark domain "
                                    "and the row has no domain_file")
+        if base is not None:
+            check_gold(row, base, where, domains)
         row = dict(row)
         row["id"] = str(row.get("id", number))
         for flag in ("init_is_abstract", "goal_is_abstract", "is_placeholder"):
@@ -102,9 +119,54 @@ def normalise(rows: list[dict], origin: str) -> list[dict]:
     return out
 
 
+def read_pairs(path: str | Path) -> list[dict]:
+    """The rows of a pairs file (or Planetarium's rows), each checked before any work (`normalise` with the file's
+    folder as base); PairsFormatError for a file that holds none."""
+    path = Path(path)
+    placed = _placed_rows(path)
+    rows = normalise([row for _, row in placed], str(path), base=path.resolve().parent,
+                     places=[place for place, _ in placed])
+    if not rows:
+        raise PairsFormatError(f"{path}: the file holds no pairs; write some with apb nl2pddl build or apb nl2pddl "
+                               "import (nothing was run)")
+    return rows
+
+
+def domain_file_for(row: dict, base: Path, where: str = "") -> Path:
+    """The row's domain file: its domain_file (relative to the pairs file's folder, and inside it) or the shipped
+    domain it names."""
+    if row.get("domain_file"):
+        name = row["domain_file"]
+        path = (base / str(name)).resolve()
+        if not isinstance(name, str) or not path.is_relative_to(base.resolve()):
+            raise PairsFormatError(f"{where or 'a pair'}: field 'domain_file' is {str(name)[:60]!r}, outside the "
+                                   f"pairs' folder {base}; a domain file is named relative to it, inside it")
+        return path
+    key = row["domain"] if is_domain_key(row["domain"]) else domain_name_of(row["problem_pddl"]) or row["domain"]
+    return domain_path(key)
+
+
+def check_gold(row: dict, base: Path, where: str, domains: dict) -> None:
+    """PairsFormatError unless the row's gold problem parses against its domain (a gold only Planetarium's lenient
+    parser reads is kept: it is scored as such); `domains` caches the parsed domain files."""
+    from apb.engine import load_domain
+    from apb.nl2pddl.evaluate import LENIENT_ERRORS, parse_problem_text
+
+    path = domain_file_for(row, base, where)
+    try:
+        domain = domains.get(path) or domains.setdefault(path, load_domain(path))
+    except ApbError as error:
+        raise PairsFormatError(f"{where}: the pair's domain file does not load: {error}") from None
+    try:
+        parse_problem_text(row["problem_pddl"], domain, where)
+    except ApbError as error:
+        if not any(sign in str(error) for sign in LENIENT_ERRORS):
+            raise PairsFormatError(f"{where}: field 'problem_pddl' (the gold) does not parse: {error}") from None
+
+
 def import_planetarium(path: str | Path, out: str | Path, *, limit: int | None = None) -> list[dict]:
-    """Converts Planetarium's rows file into DIR/pairs.jsonl; returns the rows."""
-    rows = normalise(read_rows(path), str(path))[:limit]
+    """Converts Planetarium's rows file into DIR/pairs.jsonl (every row checked first); returns the rows."""
+    rows = read_pairs(path)[:limit]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_rows(rows, out / PAIRS_FILE)

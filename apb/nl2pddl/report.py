@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from apb.eval.items import latest_by_id
+from apb.eval.rundir import record_derived
 from apb.nl2pddl.planetarium import PairsFormatError
 from apb.nl2pddl.runner import RESULTS_FILE
 
@@ -108,4 +109,5 @@ def write_report(folder: str | Path) -> dict:
     summary = summarize(read_results(folder))
     (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     (folder / "report.md").write_text(markdown(summary), encoding="utf-8")
+    record_derived(folder, [folder / "summary.json", folder / "report.md"])  # --overwrite removes them with the run
     return summary

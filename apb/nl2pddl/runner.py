@@ -24,21 +24,11 @@ from apb.eval.rundir import fingerprint_files
 from apb.eval.runner import run_items
 from apb.flags import DEFAULT_CONCURRENCY
 from apb.nl2pddl.evaluate import assess
-from apb.nl2pddl.planetarium import PairsFormatError, normalise, read_rows
-from apb.nl2pddl.registry import domain_name_of, domain_path, is_domain_key
+from apb.nl2pddl.planetarium import PairsFormatError, domain_file_for, read_pairs
 from apb.prompts import prompt_family
 
 prompt = prompt_family("nl2pddl/")
 __all__ = ["NL2PDDL_PAIRS", "RESULTS_FILE", "PairItem", "run_pairs", "score_answer", "score_pair", "shots_for"]
-
-
-def domain_file_for(row: dict, base: Path) -> Path:
-    """The row's domain file: its domain_file (relative to the pairs file) or the shipped domain it names."""
-    if row.get("domain_file"):
-        path = Path(row["domain_file"])
-        return path if path.is_absolute() else base / path
-    key = row["domain"] if is_domain_key(row["domain"]) else domain_name_of(row["problem_pddl"]) or row["domain"]
-    return domain_path(key)
 
 
 def shots_for(rows: list[dict], row: dict, k: int) -> list[dict]:
@@ -148,10 +138,7 @@ def run_pairs(pairs: str | Path, llm, out: str | Path, *, shots: int = 0, concur
     """Scores `llm` (an LLM object or a spec) on the pairs file (see the module docstring); OUT/results.jsonl gets
     one line per pair. Returns the runner's summary (`total`, `skipped`, `ran`, `ok` = correct, `errors`, ...)."""
     pairs = Path(pairs)
-    rows = normalise(read_rows(pairs), str(pairs))
-    if not rows:
-        raise PairsFormatError(f"{pairs}: the file holds no pairs; write some with apb nl2pddl build or apb nl2pddl "
-                               "import (nothing was run)")
+    rows = read_pairs(pairs)  # every row checked before any work
     if limit is not None:
         if limit < 1:
             raise PairsFormatError(f"bad limit {limit}: it must be at least 1")

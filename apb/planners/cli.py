@@ -57,7 +57,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     deadline = deadline_after(args.timeout)
     try:
         task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
-                         deadline=deadline)
+                         deadline=deadline, same_domain=True)
         if args.planner in HEURISTIC_PLANNERS:  # the heuristics' shared tables, by the same deadline
             relaxed_task(task, deadline)
     except DeadlineExceeded as stopped:
@@ -84,12 +84,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_state(args: argparse.Namespace) -> int:
-    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err))
+    if args.steps is not None and not args.plan:
+        raise ApbError(f"--steps {args.steps} applies the first steps of a plan: pass --plan PLAN too")
+    plan = read_plan(args.plan) if args.plan else None
+    if plan is not None and args.steps is not None and args.steps > len(plan.steps):
+        raise ApbError(f"--steps {args.steps}: {args.plan} has {len(plan.steps)} steps; pass at most that many")
+    task = load_task(args.domain, args.problem, progress=grounding_progress(Path(args.problem).name, err),
+                     same_domain=True)
     state = task.initial_state
     applied = 0
     failure = None
-    if args.plan:
-        plan = read_plan(args.plan)
+    if plan is not None:
         steps = plan.steps if args.steps is None else plan.steps[: args.steps]
         for step in steps:
             try:

@@ -37,7 +37,7 @@ def _near_misses(sit: Situation, rng: random.Random, count: int) -> list[str]:
     return [text for _, _, text in ranked[:count]]
 
 
-def app(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def app(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     task, state = sit.task, sit.state
     applicable = [str(a) for a in task.applicable(state)]
     proof = {"method": "engine"}
@@ -57,7 +57,7 @@ def app(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | 
     if not applicable or len(misses) < 3:
         return None
     correct = pick(rng, applicable, 1)[0]
-    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in pick(rng, misses[:6], 3)])
+    options, label = arrange(rng, {"action": correct}, [{"action": a} for a in pick(rng, misses[:6], 3)], want)
     return sit.question("app", fmt, {}, label, {"correct": correct, "applicable": sorted(applicable)}, proof,
                         options)
 

@@ -49,7 +49,7 @@ SCAN_LIMIT = 1_000_000  # type-consistent actions scanned for one grounding drop
 GOLD_SCAN = 100  # actions grounding drops that a generative gold lists when there are too many to classify
 
 
-def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def areach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     task, prover = sit.task, sit.prover
     universe = action_universe(task)
     if fmt == "gen":
@@ -66,6 +66,8 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
     later = [a for a in reachable if a not in applicable] or reachable
     # never-applicable actions among those grounding keeps (reachable in the problem) are the harder distractors
     found = unreachable_actions(prover, action_candidates(task))
+    if not found and not prover.exhaustive:  # beyond the enumerated space: those h^2 proves never apply
+        found = dict.fromkeys(h2_never(sit), "h2")
     unreachable = {action: found[action] for action in pick(rng, list(found), 400)}
     hard = [a for a, m in unreachable.items() if m != "ungrounded"]
     never = hard if hard and rng.random() < 0.9 else list(unreachable)
@@ -92,7 +94,7 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question
         if wrong.value is not False:
             return None
         proofs.append({"action": action, "reachable": False, "proof": wrong.proof})
-    options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]])
+    options, label = arrange(rng, {"action": correct}, [{"action": p["action"]} for p in proofs[1:]], want)
     return sit.question("areach", fmt, {}, label, {"correct": correct}, {"options": proofs}, options)
 
 
@@ -108,17 +110,24 @@ def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
         found = dict.fromkeys(itertools.islice((a for a in scan if a not in grounded), GOLD_SCAN), "ungrounded")
     else:
         found = dict(unreachable_actions(prover, universe))
-    h2 = state_h2(sit)
-    reachable = reachable_actions(prover)
-    for text, action in official_grounding(prover).items() if h2 is not None else ():
-        if text not in found and text not in reachable and any(
-                not h2.pair(p, r) for p, r in itertools.combinations_with_replacement(action.pre, 2)):
-            found[text] = "h2"
+    found.update({a: "h2" for a in h2_never(sit) if a not in found})
     if not found:
         return None
     proof = {"method": "classification", "complete": False,
              **{how: sorted(a for a, m in found.items() if m == how) for how in ("ungrounded", "relaxed", "h2")}}
     return sit.question("areach", "gen", {}, sorted(found), {"unreachable": sorted(found)}, proof)
+
+
+def h2_never(sit: Situation) -> list[str]:
+    """The actions of the official grounding that no enumerated state applies and two of whose preconditions h^2
+    from the situation's state proves never hold together (computed once per situation; none above H2_LIMIT)."""
+    if "h2-never" not in sit.cache:
+        h2, prover = state_h2(sit), sit.prover
+        reachable = reachable_actions(prover)
+        sit.cache["h2-never"] = [] if h2 is None else [
+            text for text, action in official_grounding(prover).items() if text not in reachable and any(
+                not h2.pair(p, r) for p, r in itertools.combinations_with_replacement(action.pre, 2))]
+    return sit.cache["h2-never"]
 
 
 def solve(q: Question):

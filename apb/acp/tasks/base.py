@@ -23,6 +23,8 @@ judge, the audit, verification, extraction, the oracle) look the task up by name
   (`check_proof` replays it), or None;
 - `tarski_check(q)`: what of ACPBench's evaluator of a generative record reads its PDDL with tarski (then a record
   tarski cannot read or ground cannot be scored: `apb.acp.judgeable`), None when nothing does.
+- `gen_gold`: the type of a generative gold (`list`, `int`, or the keys of its object), which the check of a
+  question file (`apb.acp.record_check`) holds a record's gold to.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class ACPTask:
     only_gold: Callable | None = None  # (q) -> proof text | None
     bool_claim: Callable | None = None  # (q) -> (kind, claim, Verdict) | None
     tarski_check: Callable = no_tarski  # (q) -> what of the official evaluator needs tarski | None
+    # the generative gold as the release (and generation) writes it: a list, an integer, or an object with these keys
+    gen_gold: type | tuple[str, ...] = list
 
     def __post_init__(self) -> None:
         if self.shape not in SHAPES:

@@ -137,13 +137,13 @@ def atom_literal(atom: str) -> Literal:
     return Literal(name, tuple(args))
 
 
-def arrange(rng: random.Random, correct: dict, distractors: list[dict]) -> tuple[list[dict], str]:
-    """Four options (the correct one and three distractors) in a seeded random order, and the correct label."""
-    options = [correct, *distractors[:3]]
-    order = list(range(len(options)))
-    rng.shuffle(order)
-    arranged = [options[i] for i in order]
-    return arranged, LABELS[order.index(0)]
+def arrange(rng: random.Random, correct: dict, distractors: list[dict], label: str) -> tuple[list[dict], str]:
+    """Four options: the correct one at `label` (the balancing rule's letter, `apb.acp.balance`) and three
+    distractors around it in a seeded random order; with the label."""
+    others = list(distractors[:3])
+    rng.shuffle(others)
+    at = LABELS.index(label)
+    return [*others[:at], correct, *others[at:]], label
 
 
 def pick(rng: random.Random, items: list, count: int) -> list:

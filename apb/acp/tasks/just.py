@@ -61,7 +61,7 @@ def release_removals(plan: list[str], removable: list[list[int]]) -> list[list[s
     return out
 
 
-def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def just(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     plan = sit.plan()
     if not plan:
         return None
@@ -94,7 +94,7 @@ def just(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     if not good or len(bad) < 3:
         return None
     correct = pick(rng, good, 1)[0]
-    options, label = arrange(rng, {"steps": correct}, [{"steps": s} for s in pick(rng, bad, 3)])
+    options, label = arrange(rng, {"steps": correct}, [{"steps": s} for s in pick(rng, bad, 3)], want)
     return sit.question("just", fmt, {"plan": plan, "size": size}, label, gold, proof, options)
 
 

@@ -25,6 +25,7 @@ from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation
 from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks, goal_atoms
+from apb.acp.tasks.plans import near_goal
 from apb.acp.truth import (
     Check,
     first_failure,
@@ -36,14 +37,23 @@ from apb.acp.truth import (
 from apb.planners.heuristics import INF, make_heuristic
 from apb.planners.space import Successors, goal_test
 
+AVOID_NODES = 300  # expansions of each such search while generating
 LAND_NODES = 200_000  # expansions of the greedy searches that find witness plans beyond the enumerated space
 
 
-def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def land(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     found = classify_landmarks(sit, h2=False)
+    if found is not None and not found[2] and not sit.prover.exhaustive:
+        near = near_goal(sit, rng)  # a state near the end of its plan, whose closure may be enumerated
+        if near is not None and near.prover.exhaustive:
+            sit, found = near, classify_landmarks(near, h2=False)
     if found is None:
         return None
     yes, no, decided = found
+    if not decided:  # beyond the enumerated space: plans from the state that avoid each open fact, if found
+        if "avoided" not in sit.cache:
+            sit.cache["avoided"] = _avoid_the_rest(sit, yes, no, AVOID_NODES)
+        decided = sit.cache["avoided"]
     goals = goal_atoms(sit.task)
     # ACPBench's landmarks are non-trivial: false in the state (as every classified fact is) and not a goal
     subtle_yes = sorted(a for a in yes if a not in goals)
@@ -71,7 +81,7 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     correct = pick(rng, subtle_yes, 1)[0]
     wrong = pick(rng, subtle_no, 1) + pick(rng, list(no), 6)
     wrong = list(dict.fromkeys(wrong))[:3]
-    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong])
+    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for a in wrong], want)
     proof = {"options": [{"atom": correct, "landmark": True, "proof": yes[correct]}]
              + [{"atom": a, "landmark": False, "proof": no[a]} for a in wrong]}
     return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)
@@ -100,14 +110,15 @@ def solve(q: Question):
     return None
 
 
-def _avoid_the_rest(sit: Situation, yes: dict, no: dict) -> bool:
-    """Decides the facts the classification left open by a plan that avoids each (greedy search that prunes the
-    fact, replayed by the prover); False at the first one without such a plan."""
+def _avoid_the_rest(sit: Situation, yes: dict, no: dict, max_nodes: int = LAND_NODES) -> bool:
+    """Decides the facts the classification left open by a plan from the state that avoids each (greedy search that
+    prunes the fact, at most max_nodes expansions, replayed by the prover); False at the first one without such a
+    plan."""
     task = sit.task
     for i, atom in enumerate(task.fact_names):
         if atom in yes or atom in no or atom in task.static_facts or sit.state.bits >> i & 1:
             continue
-        plan = _avoiding_plan(task, atom)
+        plan = _avoiding_plan(task, atom, max_nodes, sit.state.bits)
         verdict = sit.prover.landmark(atom, plan) if plan is not None else None
         if verdict is None or verdict.value is not False:
             return False
@@ -136,11 +147,11 @@ def decide(q: Question, item: dict, option: dict) -> bool | None:
     return value
 
 
-def _avoiding_plan(task, atom: str, max_nodes: int = LAND_NODES) -> list[str] | None:
-    """A plan from the initial state on which `atom` never holds: greedy best-first search (h_FF) that prunes every
-    state where it holds; None when none is found within max_nodes expansions."""
+def _avoiding_plan(task, atom: str, max_nodes: int = LAND_NODES, start: int | None = None) -> list[str] | None:
+    """A plan from the initial state (or the state `start`, its bits) on which `atom` never holds: greedy best-first
+    search (h_FF) that prunes every state where it holds; None when none is found within max_nodes expansions."""
     fid = fact_key(task, atom)
-    start = task.initial_state.bits
+    start = task.initial_state.bits if start is None else start
     if fid is None or start >> fid & 1:
         return None
     successors, h, is_goal = Successors(task), make_heuristic("ff", task), goal_test(task)
@@ -266,4 +277,4 @@ def gold_denies(q: Question, item: str) -> bool:
 
 
 TASK = ACPTask("land", "one", "act", land, solve, official, sound, audit, decide, verify, oracle=oracle,
-               claim=claim, gold_denies=gold_denies)
+               claim=claim, gold_denies=gold_denies, gen_gold=("yes", "no"))

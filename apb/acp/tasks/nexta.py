@@ -17,7 +17,7 @@ from apb.acp.space import DEFAULT_BUDGET
 from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import Situation, question_situation
 from apb.acp.tasks.goals import astar_distance, optimal_actions, successor_distances
-from apb.acp.tasks.plans import states_along
+from apb.acp.tasks.plans import near_goal
 from apb.acp.truth import (
     Check,
     canonical_action,
@@ -31,14 +31,13 @@ NEXTA_NODES = 200_000  # expansions of the optimal A* whose plan's first action 
 # unknown, at the default budget (times budget / DEFAULT_BUDGET at a larger one: `apb acp answer --escalate`)
 
 
-NEAR_GOAL = 6  # beyond the enumerated space: questions at most this many steps before the end of a plan
 
 
-def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     if fmt != "gen":
         return None
     if not sit.prover.exhaustive:  # beyond the enumerated space: near the end of the state's plan
-        sit = _near_goal(sit, rng)
+        sit = near_goal(sit, rng)
         if sit is None:
             return None
     found = successor_distances(sit)
@@ -54,21 +53,6 @@ def nexta(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
     opt = str(int(here)) if float(here).is_integer() else str(here)  # the release writes opt as a string
     return sit.question("nexta", fmt, {}, {"yes": yes, "no": no, "maybe": [], "opt": opt},
                         {"yes": yes, "no": no, "opt": here, "h": h}, proof)
-
-
-def _near_goal(sit: Situation, rng: random.Random) -> Situation | None:
-    """Beyond the enumerated space, where A* rarely decides h* of every successor of a state far from the goal: a
-    state on the state's plan (`Situation.plan`) 1 to NEAR_GOAL steps before its end (the release samples its states
-    along plans too)."""
-    plan = sit.plan()
-    if not plan:
-        return None
-    back = rng.randint(1, min(NEAR_GOAL, len(plan)))
-    key = ("near-goal", back)
-    if key not in sit.cache:
-        state = states_along(sit.task, sit.state, plan[:len(plan) - back])[-1]
-        sit.cache[key] = Situation(sit.info, state, sit.origin)
-    return sit.cache[key]
 
 
 def solve(q: Question):
@@ -178,4 +162,5 @@ def tarski_check(q: Question) -> str | None:
     return "its check of a 'maybe' answer" if isinstance(q.answer, dict) and q.answer.get("maybe") else None
 
 
-TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle, tarski_check=tarski_check)
+TASK = ACPTask("nexta", "one", "name", nexta, solve, official, sound, audit, oracle=oracle, tarski_check=tarski_check,
+               gen_gold=("yes", "no", "opt"))

@@ -40,3 +40,21 @@ def detour(sit: Situation, rng: random.Random, plan: list[str]) -> tuple[list[st
         if failed is None and reached:
             return candidate, [i]
     return None
+
+
+NEAR_GOAL = 6  # beyond the enumerated space: questions at most this many steps before the end of a plan
+
+
+def near_goal(sit: Situation, rng: random.Random) -> Situation | None:
+    """Beyond the enumerated space, where A* rarely decides h* of every successor of a state far from the goal and
+    landmarks stay open: a state on the state's plan (`Situation.plan`) 1 to NEAR_GOAL steps before its end (the
+    release samples its states along plans too)."""
+    plan = sit.plan()
+    if not plan:
+        return None
+    back = rng.randint(1, min(NEAR_GOAL, len(plan)))
+    key = ("near-goal", back)
+    if key not in sit.cache:
+        state = states_along(sit.task, sit.state, plan[:len(plan) - back])[-1]
+        sit.cache[key] = Situation(sit.info, state, sit.origin)
+    return sit.cache[key]

@@ -47,7 +47,7 @@ def progression_sets(sit: Situation, action: str) -> dict[str, list[str]]:
             "stay_false": sorted(false_both)}
 
 
-def prog(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def prog(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     task, state = sit.task, sit.state
     candidates = [str(a) for a in task.applicable(state)]
     if not candidates:
@@ -80,7 +80,7 @@ def prog(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question |
     distractors = list(dict.fromkeys(distractors))[:3]
     if len(distractors) < 3:
         return None
-    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for _, a in distractors])
+    options, label = arrange(rng, {"atom": correct}, [{"atom": a} for _, a in distractors], want)
     return sit.question("prog", fmt, {"action": action}, label, {**gold, "correct": correct, "set": kind}, proof,
                         options)
 
@@ -203,4 +203,4 @@ def verify(q):
 
 
 TASK = ACPTask("prog", "effects", "lists", prog, solve, official, sound, audit, decide, verify,
-               official_text=official_text)
+               official_text=official_text, gen_gold=("pos", "neg"))

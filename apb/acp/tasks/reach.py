@@ -93,7 +93,7 @@ def _unreachable_options(sit: Situation, rng: random.Random, count: int) -> list
     return mixed
 
 
-def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def reach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     if fmt == "gen":
         universe = atom_universe(sit.task)
         if not sit.prover.exhaustive:
@@ -117,7 +117,7 @@ def reach(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question 
     wrong = _unreachable_options(sit, rng, 3)
     if correct is None or len(wrong) < 3:
         return None
-    options, label = arrange(rng, {"atoms": correct[0]}, [{"atoms": atoms} for atoms, _ in wrong])
+    options, label = arrange(rng, {"atoms": correct[0]}, [{"atoms": atoms} for atoms, _ in wrong], want)
     proofs = [{"atoms": correct[0], "reachable": True, "proof": correct[1]}]
     proofs += [{"atoms": atoms, "reachable": False, "proof": proof} for atoms, proof in wrong]
     return sit.question("reach", fmt, {}, label, {"correct": correct[0]}, {"options": proofs}, options)

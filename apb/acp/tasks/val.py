@@ -109,7 +109,7 @@ def _claim(task, state, seq: list[str]) -> tuple[str, int | None, bool]:
     return ("not_valid" if invalid else "not_applicable"), failed, reached
 
 
-def val(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | None:
+def val(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
     plan = _base_plan(sit, rng)
     if plan is None:
         return None
@@ -146,7 +146,7 @@ def val(sit: Situation, fmt: str, rng: random.Random, want: bool) -> Question | 
     if fmt == "bool":
         yes = failed is None and (reached or item["asks"] == "applicable")
         return sit.question("val", fmt, item, "yes" if yes else "no", gold, proof) if yes == want else None
-    options, label = arrange(rng, {"claim": claim}, [{"claim": c} for c in CLAIMS if c != claim])
+    options, label = arrange(rng, {"claim": claim}, [{"claim": c} for c in CLAIMS if c != claim], want)
     return sit.question("val", fmt, item, label, gold, proof, options)
 
 
@@ -207,4 +207,4 @@ def verify(q):
     return expect(q, "".join(labels_where(q, lambda o: o == {"claim": claim})))
 
 
-TASK = ACPTask("val", "index", "index", val, solve, official, sound, audit, decide, verify)
+TASK = ACPTask("val", "index", "index", val, solve, official, sound, audit, decide, verify, gen_gold=int)

@@ -32,6 +32,7 @@ from apb.eval.report.tables import (
     metric_rows,
 )
 from apb.eval.run_kinds import ReportSection, split_dirs
+from apb.eval.rundir import record_derived
 
 __all__ = ["CONTRACT_KEYS", "agent_label", "coverage_matrix", "coverage_tables", "domain_label", "read_runs",
            "render_markdown", "write_csv", "write_report"]
@@ -123,4 +124,5 @@ def write_report(dirs: list[Path], out_dir: Path | None = None, *,
     paths["report.md"].write_text(markdown, encoding="utf-8")
     paths["report.html"].write_text(render_html(rows, tables, series, episodes, len(unfinished), png, sections),
                                     encoding="utf-8")
+    record_derived(out, list(paths.values()))  # the run's --overwrite removes them with it
     return paths
