@@ -61,21 +61,27 @@ def plan_as_text(plan: list[str]) -> str:
     return "".join("(" + a.split("_")[0] + " " + " ".join(a.split("_")[1:]) + ")\n" for a in plan)
 
 
-def zero_shot(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+def _wanted(ids: list[int], instances: set[int] | None) -> list[int]:
+    return [i for i in ids if instances is None or i in instances]
+
+
+def _wanted_pairs(pairs: list[tuple[int, int]], instances: set[int] | None) -> list[tuple[int, int]]:
+    return [p for p in pairs if instances is None or p[1] in instances]
+
+
+def zero_shot(config: PlanBenchConfig, stem: str, variant: str = "prompts",
+               instances: set[int] | None = None) -> dict:
     """The instance's statement and a question instead of `[PLAN]`; no example."""
     data = config.data
     _needs(config, stem, "domain_intro", "predicates")
     out = header(stem, data) | {"prompt_type": "zeroshot"}
-    for number in task_ids(config):
+    for number in _wanted(task_ids(config), instances):
         inst = Instance(config, number)
         text = (f"\n[STATEMENT]\nAs initial conditions I have that, {atoms_text(inst.init_atoms, data).strip()}."
                 f"\nMy goal is to have that {atoms_text(inst.goal_atoms, data)}." + wording()["zero_shot_instruction"])
         if "blocksworld" in data["domain_name"]:
             text = text.replace("-", " ").replace("ontable", "on the table")
-        if unsolvable(config):
-            truth = wording()["unsolvable_plan"]
-        else:
-            truth = plan_as_text(gold(inst))
+        truth = wording()["unsolvable_plan"] if unsolvable(config) else plan_as_text(gold(inst))
         out["instances"].append({"instance_id": number,
                                  "query": data.get("domain_intro_zero_shot", data["domain_intro"]) + text,
                                  "ground_truth_plan": truth})
@@ -145,14 +151,15 @@ def _tracked(inst: Instance, with_plan: bool, data: dict) -> str:
     return text + w["state_tracking_end"].format(state=_facts_text(state, data))
 
 
-def state_tracking(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+def state_tracking(config: PlanBenchConfig, stem: str, variant: str = "prompts",
+               instances: set[int] | None = None) -> dict:
     data = config.data
     _needs(config, stem, "domain_intro_state_tracking", "predicates")
     if unsolvable(config):
         raise DatasetError(f"PlanBench cannot write {stem} for {config.folder}/{config.name}: its instances have no "
                            "plan (PlanBench's code fails reading the missing sas_plan)")
     out = header(stem, data)
-    for example, number in one_shot_ids(config):
+    for example, number in _wanted_pairs(one_shot_ids(config), instances):
         ex, inst = Instance(config, example), Instance(config, number)
         query = data["domain_intro_state_tracking"] + _tracked(ex, True, data) + _tracked(inst, False, data)
         out["instances"].append({"instance_id": number, "example_instance_ids": [example], "query": query,
@@ -160,12 +167,13 @@ def state_tracking(config: PlanBenchConfig, stem: str, variant: str = "prompts")
     return out
 
 
-def pddl(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+def pddl(config: PlanBenchConfig, stem: str, variant: str = "prompts",
+               instances: set[int] | None = None) -> dict:
     """One-shot in PDDL: the domain file, the example's problem file and plan, the query's problem file. PlanBench
     lists the example's id twice in `example_instance_ids`; `ground_truth_plan` is the `sas_plan` text."""
     w = wording()
     out = header(stem, config.data)
-    for example, number in one_shot_ids(config):
+    for example, number in _wanted_pairs(one_shot_ids(config), instances):
         ex, inst = Instance(config, example), Instance(config, number)
         query = (w["pddl_instruction"] + "[DOMAIN]\n" + config.domain_text().strip() + "\n\n"
                  "[PROBLEM]\n" + ex.text.strip() + "\n\n" + "[PLAN]\n" + sas_plan(gold(ex)).strip() +
@@ -175,7 +183,8 @@ def pddl(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
     return out
 
 
-def zero_shot_pddl(config: PlanBenchConfig, stem: str, variant: str = "prompts") -> dict:
+def zero_shot_pddl(config: PlanBenchConfig, stem: str, variant: str = "prompts",
+               instances: set[int] | None = None) -> dict:
     """Zero-shot in PDDL: the domain file and the problem from its `(define` (last character dropped); the name
     `obfuscated_randomized_blocksworld` is replaced by six random characters drawn from PlanBench's stream."""
     w = wording()
@@ -183,7 +192,9 @@ def zero_shot_pddl(config: PlanBenchConfig, stem: str, variant: str = "prompts")
     rng = random.Random(SEED)
     alphabet = string.ascii_lowercase + string.digits
     for number in task_ids(config):
-        name = "".join(rng.choices(alphabet, k=6))
+        name = "".join(rng.choices(alphabet, k=6))  # drawn for every instance, asked or not
+        if instances is not None and number not in instances:
+            continue
         parts = Instance(config, number).text.split("(define")
         if len(parts) < 2:
             raise DatasetError(f"PlanBench instance {config.instance_rel(number)} has no (define")

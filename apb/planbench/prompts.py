@@ -27,7 +27,7 @@ GENERATORS: dict[str, Callable[[PlanBenchConfig, str], dict]] = {  # task -> its
 MODEL_PLAN_TASKS = {"t3_1": prompt_verification.t3}
 # llm_planning_analysis's variants of plan generation (apb.planbench.prompt_analysis): any config, PlanBench
 # released no prompt files of them
-ANALYSIS_GENERATORS: dict[str, Callable[[PlanBenchConfig, str], dict]] = {
+ANALYSIS_GENERATORS: dict[str, Callable[..., dict]] = {
     "t1_zero": prompt_analysis.zero_shot, "t1_cot": prompt_analysis.state_tracking, "t1_pddl": prompt_analysis.pddl,
     "t1_zero_pddl": prompt_analysis.zero_shot_pddl,
 }
@@ -58,8 +58,10 @@ def prompt_file(config: PlanBenchConfig, task: str, variant: str = "prompts",
         if llm_plans is None:
             raise DatasetError(f"{stem} verifies a model's t1 plans: give a t1 results file (--llm-plans FILE)")
         obj = MODEL_PLAN_TASKS[short](config, stem, variant, llm_plans)
+    elif short in ANALYSIS_GENERATORS:  # instance by instance: their configs' gold plans are searched for
+        obj = ANALYSIS_GENERATORS[short](config, stem, variant, instances)
     else:
-        obj = {**GENERATORS, **ANALYSIS_GENERATORS}[short](config, stem, variant)
+        obj = GENERATORS[short](config, stem, variant)
     if instances is not None:  # e.g. a released file PlanBench stopped writing early (docs/planbench.md)
         obj["instances"] = [r for r in obj["instances"] if r["instance_id"] in instances]
     return obj
