@@ -25,30 +25,35 @@ ORACLE = Path(__file__).with_name("planbench_oracle") / "lpa_prompts.py"
 FOLDER = "llm_planning_analysis"
 ZERO_SHOT = ("t1_zero", "t1_zero_pddl")  # the variants whose instance i is asked alone (others: example i-1)
 
-CASES = [  # (config, variant) on instances 2 and 3: every variant PlanBench's code writes for the config
+CASES = [  # (config, variant) on two instances: every variant PlanBench's code writes for the config
     ("blocksworld", "t1_zero"), ("blocksworld", "t1_cot"), ("blocksworld", "t1_pddl"), ("blocksworld", "t1_zero_pddl"),
     ("mystery_blocksworld", "t1_zero"), ("mystery_blocksworld", "t1_cot"), ("random_blocksworld_3", "t1_zero"),
     ("logistics", "t1_zero"), ("logistics", "t1_cot"), ("logistics", "t1_pddl"),
     ("obfuscated_randomized_logistics", "t1_zero"), ("obfuscated_deceptive_logistics", "t1_zero_pddl"),
-    ("blocksworld_hard", "t1_zero"), ("unsolvable_blocksworld", "t1_zero"), ("unsolvable_blocksworld", "t1_pddl"),
-    ("unsolvable_obfuscated_randomized_blocksworld", "t1_zero"),
-    ("unsolvable_obfuscated_randomized_blocksworld", "t1_zero_pddl"), ("sokoban", "t1_pddl"),
+    ("blocksworld_hard", "t1_pddl"), ("unsolvable_blocksworld", "t1_zero"), ("unsolvable_blocksworld", "t1_pddl"),
+    ("unsolvable_obfuscated_randomized_blocksworld", "t1_pddl"),
+    ("unsolvable_obfuscated_randomized_blocksworld", "t1_zero_pddl"),
     ("sokoban", "t1_zero_pddl"),
 ]
-IDS = (2, 3)
+ONE_SHOT_IDS = (2, 3)  # with examples 1 and 2
+ZERO_SHOT_IDS = (1, 2)  # from the first: zero_shot_pddl's names are drawn per instance written, as in a full file
+
+
+def ids_of(variant: str) -> tuple[int, ...]:
+    return ZERO_SHOT_IDS if variant in ZERO_SHOT else ONE_SHOT_IDS
 
 
 def oracle(tmp_path: Path, config_name: str, variant: str) -> bytes:
     if not REFERENCE.is_dir():
         pytest.fail(f"PlanBench's release not found at {REFERENCE}", pytrace=False)
     config = load_config(config_name, FOLDER)
-    ids = IDS if variant in ZERO_SHOT else (IDS[0] - 1, *IDS)
+    ids = sorted({*ids_of(variant), *(i - 1 for i in ids_of(variant) if variant not in ZERO_SHOT)})
     plans = {f"instances/{config.instance_rel(i).split('/instances/', 1)[1]}": gold(Instance(config, i)) for i in ids}
     (tmp_path / "plans.json").write_text(json.dumps(plans))
     for name in ("instances", "configs"):
         (tmp_path / name).symlink_to(REFERENCE / name)
     run = subprocess.run([sys.executable, str(ORACLE), str(REFERENCE), str(tmp_path), config_name,
-                          prompt_task(variant)[1], str(tmp_path / "plans.json"), *map(str, IDS)],
+                          prompt_task(variant)[1], str(tmp_path / "plans.json"), *map(str, ids_of(variant))],
                          capture_output=True, timeout=600)
     assert run.returncode == 0, run.stderr.decode()[-2000:]
     return run.stdout
@@ -57,9 +62,9 @@ def oracle(tmp_path: Path, config_name: str, variant: str) -> bytes:
 @pytest.mark.parametrize(("config_name", "variant"), CASES)
 def test_variant_is_planbench_code_byte_for_byte(tmp_path, config_name, variant):
     expected = oracle(tmp_path, config_name, variant)
-    obj = prompt_file(load_config(config_name, FOLDER), variant, instances=set(IDS))
+    obj = prompt_file(load_config(config_name, FOLDER), variant, instances=set(ids_of(variant)))
     assert prompt_bytes(obj) == expected
-    assert [r["instance_id"] for r in obj["instances"]] == list(IDS)
+    assert [r["instance_id"] for r in obj["instances"]] == list(ids_of(variant))
 
 
 def test_every_variant_is_served_by_its_stem():
@@ -67,8 +72,9 @@ def test_every_variant_is_served_by_its_stem():
         assert prompt_task(prompt_task(short)[1]) == (short, prompt_task(short)[1])
 
 
-@pytest.mark.parametrize(("config_name", "variant"), [("sokoban", "t1_zero"), ("sokoban", "t1_cot"),
+@pytest.mark.parametrize(("config_name", "variant"), [("sokoban", "t1_zero"), ("blocksworld_hard", "t1_zero"),
                                                       ("obfuscated_randomized_logistics", "t1_cot"),
+                                                      ("unsolvable_obfuscated_randomized_blocksworld", "t1_zero"),
                                                       ("unsolvable_blocksworld", "t1_cot")])
 def test_variants_planbench_cannot_write_are_refused(config_name, variant):
     with pytest.raises(DatasetError, match="cannot write"):
