@@ -94,7 +94,7 @@ def test_pddl_variant_through_eval_and_score(tmp_path, capsys):
                      "--concurrency", "1", "--no-progress"])
         assert code == 0, capsys.readouterr()
         results = sorted((tmp_path / f"run{number}").rglob("task_1_plan_generation_pddl.json"))
-        result = [p for p in results if "results" in p.parts][0]
+        result = next(p for p in results if "results" in p.parts)
         record = json.loads(result.read_text())["instances"][0]
         assert record["instance_id"] == number
         assert record["extracted_llm_plan"].split() == gold_plan.split()
