@@ -11,7 +11,7 @@ from pathlib import Path
 
 from apb.datasets.dataset import DatasetError
 from apb.datasets.planbench import PlanBenchConfig
-from apb.planbench import prompt_replanning, prompt_tasks, prompt_verification
+from apb.planbench import prompt_analysis, prompt_replanning, prompt_tasks, prompt_verification
 from apb.planbench.prompt_tasks import RELEASED_VARIANTS
 from apb.planbench.verdicts import SHORT_NAMES
 
@@ -25,16 +25,22 @@ GENERATORS: dict[str, Callable[[PlanBenchConfig, str], dict]] = {  # task -> its
 # tasks whose prompts hold a model's answers to another task (t3_1 verifies a model's t1 plans): not among GENERATORS,
 # which the integrations serve as they are
 MODEL_PLAN_TASKS = {"t3_1": prompt_verification.t3}
+# llm_planning_analysis's variants of plan generation (apb.planbench.prompt_analysis): any config, PlanBench
+# released no prompt files of them
+ANALYSIS_GENERATORS: dict[str, Callable[..., dict]] = {
+    "t1_zero": prompt_analysis.zero_shot, "t1_cot": prompt_analysis.state_tracking, "t1_pddl": prompt_analysis.pddl,
+    "t1_zero_pddl": prompt_analysis.zero_shot_pddl,
+}
 
 
 def prompt_task(task: str) -> tuple[str, str]:
     """(short name, file stem) of a task given by either (apb.planbench.verdicts.SHORT_NAMES); DatasetError naming
     the tasks apb writes prompts for otherwise."""
     for short, stem in SHORT_NAMES.items():
-        if task in (short, stem) and (short in GENERATORS or short in MODEL_PLAN_TASKS):
+        if task in (short, stem) and (short in GENERATORS or short in MODEL_PLAN_TASKS or short in ANALYSIS_GENERATORS):
             return short, stem
     raise DatasetError(f"unknown PlanBench task {task!r}", hint="tasks: " + ", ".join(
-        f"{short} ({SHORT_NAMES[short]})" for short in (*GENERATORS, *MODEL_PLAN_TASKS)))
+        f"{short} ({SHORT_NAMES[short]})" for short in (*GENERATORS, *MODEL_PLAN_TASKS, *ANALYSIS_GENERATORS)))
 
 
 def prompt_file(config: PlanBenchConfig, task: str, variant: str = "prompts",
@@ -52,6 +58,8 @@ def prompt_file(config: PlanBenchConfig, task: str, variant: str = "prompts",
         if llm_plans is None:
             raise DatasetError(f"{stem} verifies a model's t1 plans: give a t1 results file (--llm-plans FILE)")
         obj = MODEL_PLAN_TASKS[short](config, stem, variant, llm_plans)
+    elif short in ANALYSIS_GENERATORS:  # instance by instance: their configs' gold plans are searched for
+        obj = ANALYSIS_GENERATORS[short](config, stem, variant, instances)
     else:
         obj = GENERATORS[short](config, stem, variant)
     if instances is not None:  # e.g. a released file PlanBench stopped writing early (docs/planbench.md)
