@@ -113,7 +113,7 @@ class Answer:
 def corpus(gold: str | None, folder: Path) -> list[Answer]:
     """The corpus for an entry point whose right answer is `gold` (None: no right answer in one call): the shared
     answers, files holding the gold and a FIFO in `folder`, and the gold buried in chatter or repeated."""
-    answers = [Answer(name, text) for name, text in {**SMALL, **BIG}.items()]
+    answers = [Answer(name, text, _states(text, gold)) for name, text in {**SMALL, **BIG}.items()]
     fifo = folder / "fifo"
     if not fifo.exists():
         os.mkfifo(fifo)
@@ -127,6 +127,16 @@ def corpus(gold: str | None, folder: Path) -> list[Answer]:
                     Answer("gold buried in chatter", f"Sure! Here it is.\n{gold}\nHope that helps!", True),
                     Answer("gold repeated 10,000 times", "\n".join([gold] * 10_000), True)]
     return answers
+
+
+def _states(text: str, gold: str | None) -> bool:
+    """A shared answer that states the gold itself behind invisible marks ("\ufeffAnswer: A" where the right letter
+    is A, as a balanced dataset makes it for some entries): the right answer, which may be rewarded."""
+    if gold is None:
+        return False
+    bare = text.replace("\ufeff", "").replace("\u200b", "").strip()
+    bare = bare[len("Answer:"):].strip() if bare.startswith("Answer:") else bare
+    return bare == gold.strip()
 
 
 # ---- the harness -------------------------------------------------------------------------------------------------
@@ -178,6 +188,7 @@ class Outcome:
     rewarded: bool | None = None
     hang: bool = False
     official: bool | None = None
+    states_gold: bool = False  # the answer states this case's gold (behind invisible marks): it may be rewarded
 
 
 def _child(entry: Any, ctx: Any, calls: list[tuple[int, Answer]], start: int, pipe: Any) -> None:
@@ -201,7 +212,8 @@ def _child(entry: Any, ctx: Any, calls: list[tuple[int, Answer]], start: int, pi
                 official = None if entry.official is None else bool(entry.official(result))
             except Exception as err:
                 error = f"reading the result: {type(err).__name__}: {err}"
-        pipe.send(Outcome(case, answer.name, seconds, error, list(watch.events), rewarded, official=official))
+        pipe.send(Outcome(case, answer.name, seconds, error, list(watch.events), rewarded, official=official,
+                          states_gold=answer.holds_gold and answer.name in SMALL))
     pipe.send(None)
 
 
@@ -261,7 +273,8 @@ def findings(outcomes: list[Outcome], holds_gold: set[str]) -> dict[str, list[st
     return {"exceptions": [f"{o.case}/{o.answer}: {o.error}" for o in outcomes if o.error],
             "files": [f"{o.case}/{o.answer}: {e}" for o in outcomes for e in o.opened],
             "hangs": [f"{o.case}/{o.answer}" for o in outcomes if o.hang],
-            "rewarded": [f"{o.case}/{o.answer}" for o in outcomes if o.rewarded and o.answer not in holds_gold]}
+            "rewarded": [f"{o.case}/{o.answer}" for o in outcomes if o.rewarded and o.answer not in holds_gold
+                         and not o.states_gold]}
 
 
 def official_rewards(outcomes: list[Outcome], holds_gold: set[str]) -> str:

@@ -35,6 +35,10 @@ def pytest_configure(config) -> None:
     # a new local Ray instance writes an auth token to ~/.ray unless its auth mode is set; the tests' instance is
     # local to this machine and its processes
     os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    # the IPC 2023 Learning Track's public benchmark (apb/IPC2023-*-v0, ipc2023:<domain>) is the user's folder, as
+    # $APB_IPC2023 says; the tests use the reference copy
+    os.environ.setdefault("APB_IPC2023", str(Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+                                             / "ipc2023-learning"))
     # A run started in the background by a shell without job control (`pytest &`, `nohup ... &`) ignores SIGINT,
     # and so would every `apb` subprocess the Ctrl-C tests interrupt: give SIGINT its Python handler back (a
     # subprocess then starts with the default disposition and raises KeyboardInterrupt as a user's terminal would).
