@@ -25,7 +25,7 @@ DEFAULT_SEARCH = {"gnn": "policy"}  # a learner's default search; "gbfs" for the
 
 def solve_with_knowledge(task: Task, path: str | os.PathLike, *, timeout: float | None = 60.0,
                          max_nodes: int | None = None, search: str | None = None, fallback: str = DEFAULT_FALLBACK,
-                         cpu_time: bool = False, reduce: bool = True) -> SearchResult:
+                         cpu_time: bool = False, reduce: bool = True, helpful: str = "none") -> SearchResult:
     """Plans `task` with a knowledge file of any learner: greedy policy execution with backtracking
     (`search="policy"`) or greedy best-first search (`"gbfs"`, alternating with h_FF when `fallback="ff"`); `None`
     picks the learner's default (DEFAULT_SEARCH). `max_nodes` bounds the expansions (the policy's steps), `cpu_time`
@@ -51,6 +51,7 @@ def solve_with_knowledge(task: Task, path: str | os.PathLike, *, timeout: float 
         result.planner = f"{knowledge.learner}-policy"
     else:
         result = learned_gbfs(task, h, timeout=timeout, max_nodes=max_nodes, fallback=fallback, cpu_time=cpu_time,
+                              helpful=helpful,
                               name=f"{knowledge.learner}-gbfs" + ("" if fallback == "none" else f"+{fallback}"))
     if reduce and result.status == SOLVED and result.plan:
         found = plan_cost(task, result.plan)

@@ -6,6 +6,14 @@ model that pays per call (numpy, a GNN) pays once per expansion. The queue order
 newest state (depth first on plateaus, which a regression model has on states it cannot tell apart). Every state
 enters the queue once; the goal test is at generation.
 
+With `helpful="ff"` (preferred operators, as Fast Downward's `alt([h, pref_only(h)], boost=1000)` uses them): the
+actions of the relaxed plan (apb.planners.relaxed_layers: FF's relaxed planning graph) of an expanded state that
+apply in it are its helpful actions; their children go to a
+second queue as well, ordered by the same learned heuristic; the queues are taken in turn, and the preferred one
+gets 1000 turns of priority each time the best learned value so far improves. h_FF is computed once per expanded
+state (not per child), so it costs one relaxed plan per expansion; a state it proves a dead end (no relaxed plan) is
+not expanded.
+
 With `fallback="ff"` the search alternates with h_FF as Fast Downward's alternation does (one queue per
 heuristic, taken in turn; both queues are fed every state): the learned heuristic leads where it generalises and
 h_FF keeps the search moving where it does not. The plan returned is validated by the engine.
@@ -19,25 +27,29 @@ from collections.abc import Callable, Sequence
 
 from apb.engine import Task
 from apb.planners.heuristics import INF, make_heuristic
+from apb.planners.relaxed_layers import RelaxedLayers
 from apb.planners.result import ERROR, SOLVED, UNSOLVABLE, Budget, SearchResult
 from apb.planners.space import SearchSpace, Successors, expand, goal_test
 
 BatchHeuristic = Callable[[Sequence[int]], Sequence[float]]
 FALLBACKS = ("none", "ff")
+HELPFUL = ("none", "ff")
+BOOST = 1000  # turns of priority the preferred queue gets on progress (Fast Downward's boost)
 
 
 def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None = 60.0,
                  max_nodes: int | None = None, fallback: str = "none", name: str = "learned-gbfs",
-                 cpu_time: bool = False, ties: str = "lifo") -> SearchResult:
+                 cpu_time: bool = False, ties: str = "lifo", helpful: str = "none") -> SearchResult:
     """Greedy best-first search with a batched learned heuristic (see the module docstring); `cpu_time` makes
     `timeout` a limit of the process's CPU time."""
     budget = Budget(timeout, max_nodes, time.process_time if cpu_time else time.perf_counter)
     h_name = getattr(heuristic, "name", "learned")
     second = make_heuristic("ff", task) if fallback == "ff" else None
+    relaxed = RelaxedLayers(task) if helpful == "ff" else None
     successors = Successors(task)
     is_goal = goal_test(task)
     space = SearchSpace()
-    expanded = generated = evaluated = 0
+    expanded = generated = evaluated = dead_ends = 0
 
     def finish(status: str, plan=None, message: str = "") -> SearchResult:
         if status == SOLVED:
@@ -46,27 +58,38 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
                 status, plan, message = ERROR, None, f"the plan found is not valid: {check.reason}"
         message = message or ("" if status == SOLVED else budget.limit_message(status) or "the goal is unreachable")
         return SearchResult(status, name, plan, expanded, generated, evaluated, budget.elapsed(),
-                            h_name if second is None else f"{h_name}+ff", message, {"fallback": fallback})
+                            h_name if second is None else f"{h_name}+ff", message,
+                            {"fallback": fallback, "helpful": helpful, "dead_ends": dead_ends})
 
     root_bits = task.initial_state.bits
     root = space.add(root_bits, 0, -1, -1)
     if is_goal(root_bits):
         return finish(SOLVED, [])
     seq, step = 0, 1 if ties == "fifo" else -1  # among equal h: oldest first (fifo) or newest first (lifo)
-    queues: list[list] = [[(0.0, 0, root)]] + ([[(0.0, 0, root)]] if second is not None else [])
-    turn = 0
+    queues: list[list] = [[(0.0, 0, root)]] + ([[(0.0, 0, root)]] if second is not None or relaxed else [])
+    turn, priority, best_h = 0, 0, INF
     closed: set[int] = set()
     while any(queues):
         stop = budget.exceeded(expanded)
         if stop:
             return finish(stop)
-        turn = (turn + 1) % len(queues)
+        if priority > 0 and queues[1]:
+            priority -= 1
+            turn = 1
+        else:
+            turn = (turn + 1) % len(queues)
         queue = queues[turn] if queues[turn] else queues[1 - turn]
         _, _, node = heapq.heappop(queue)
         if node in closed:
             continue
         closed.add(node)
         expanded += 1
+        preferred: frozenset[int] | tuple = ()
+        if relaxed is not None:
+            h_ff, preferred = relaxed.helpful(space.bits[node])
+            if h_ff == INF:  # the relaxed plan proves a dead end: not expanded
+                dead_ends += 1
+                continue
         fresh, goal, count = expand(space, successors, node, is_goal)
         generated += count
         if goal is not None:
@@ -78,6 +101,11 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
         for child, h in zip(fresh, values):
             seq += step
             heapq.heappush(queues[0], (float(h), seq, child))
+            if relaxed is not None:
+                if h < best_h:
+                    best_h, priority = h, priority + BOOST
+                if space.action[child] in preferred:
+                    heapq.heappush(queues[1], (float(h), seq, child))
             if second is not None:
                 h2 = second(space.bits[child])
                 if h2 != INF:
