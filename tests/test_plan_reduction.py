@@ -6,7 +6,8 @@ from pathlib import Path
 
 from apb.engine import load_task
 from apb.planners import solve
-from apb.planners.plan_reduction import eliminate_actions, plan_cost, reduce_plan, shortcut_plan
+from apb.planners.plan_improvement import improve_plan
+from apb.planners.plan_reduction import eliminate_actions, merge_pairs, plan_cost, reduce_plan, shortcut_plan
 
 REF = (Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "ipc2023-learning").resolve()
 BLOCKS = """(define (domain bw) (:requirements :strips)
@@ -79,3 +80,35 @@ def test_reduced_plans_stay_valid_and_no_dearer_on_track_tasks():
         reduced = reduce_plan(task, found.plan)
         assert task.validate(reduced).valid
         assert plan_cost(task, reduced) <= plan_cost(task, found.plan)
+
+
+def test_an_action_undone_later_is_merged_with_its_undoing(tmp_path):
+    """Moved to r2, a lamp lit, then on to r3: one move r1 -> r3 (what a satellite's two turns are); no single
+    action can be left out, so only the merge finds it."""
+    (tmp_path / "rooms.pddl").write_text("""(define (domain rooms) (:requirements :strips)
+      (:predicates (at ?r) (lit ?l))
+      (:action move :parameters (?a ?b) :precondition (at ?a) :effect (and (not (at ?a)) (at ?b)))
+      (:action light :parameters (?l) :precondition (and) :effect (lit ?l)))""")
+    (tmp_path / "p.pddl").write_text("""(define (problem p) (:domain rooms) (:objects r1 r2 r3 lamp)
+      (:init (at r1)) (:goal (and (at r3) (lit lamp))))""")
+    task = load_task(tmp_path / "rooms.pddl", tmp_path / "p.pddl")
+    plan = _plan(task, "(move r1 r2)", "(light lamp)", "(move r2 r3)")
+    assert eliminate_actions(task, plan) == plan
+    merged = merge_pairs(task, plan)
+    assert [str(a) for a in merged] == ["(move r1 r3)", "(light lamp)"]
+    assert task.validate(merged).valid
+
+
+def test_improvement_finds_a_cheaper_plan_with_the_same_heuristic(tmp_path):
+    task = _task(tmp_path)
+    detour = _plan(task, "(pick-up c)", "(stack c b)", "(unstack c b)", "(put-down c)", "(pick-up a)", "(stack a b)")
+    calls = []
+
+    def goal_count(bits_list):
+        calls.append(len(bits_list))
+        return [0.0 if task.is_goal_bits(b) else 1.0 for b in bits_list]
+
+    better = improve_plan(task, goal_count, detour, stop=lambda: False)
+    assert task.validate(better).valid and len(better) == 2
+    assert calls  # evaluated in batches by the learned heuristic's interface
+    assert improve_plan(task, goal_count, detour, stop=lambda: True) == detour  # stopped: the plan given

@@ -6,6 +6,10 @@ Two passes, repeated while the plan gets cheaper (each only ever returns a valid
 - **Shortcuts** (`shortcut_plan`): along the plan's states s0 ... sn, a state met again later cuts the cycle
   between (s_i = s_k: the actions i..k-1 go), a state already satisfying the goal ends the plan, and one action that
   leads from s_i straight to a later s_j (j > i + 1) replaces the actions between when it costs less than they do.
+- **Merged pairs** (`merge_pairs`): an action undone later (a later action deletes what it added, a satellite turned
+  to one direction and later on to another) and the action that undoes it are replaced by one action applicable
+  where the first was, adding what the second added (the satellite turned to the second direction at once), when the
+  plan stays valid.
 - **Action elimination** (`eliminate_actions`, the greedy action elimination of Fink and Yang, as Nakhost and
   Müller use it): each action in turn is left out together with every later action that is no longer applicable
   without it; when what is left still reaches the goal at a lower cost, it is the plan.
@@ -111,13 +115,49 @@ def states_along_from(task: Task, bits: int, plan: Sequence[GroundAction]) -> li
     return out
 
 
+def merge_pairs(task: Task, plan: Sequence[GroundAction], stop: Stop = _never) -> list[GroundAction]:
+    """Pairs (i, k), action k deleting a fact action i added, replaced by one action applicable in s_i that adds a
+    fact action k adds, where the plan stays valid and gets cheaper (see the module docstring)."""
+    plan = list(plan)
+    successors = Successors(task)
+    actions = task.actions
+    i = 0
+    while i < len(plan):
+        if stop():
+            break
+        states = states_along(task, plan)
+        first = plan[i]
+        merged = None
+        for k in range(i + 1, len(plan)):
+            second = plan[k]
+            if not (first.add_mask & second.del_mask):
+                continue
+            for index, _ in successors(states[i]):
+                candidate = actions[index]
+                if candidate is first or not (candidate.add_mask & second.add_mask):
+                    continue
+                if task.cost(candidate) >= task.cost(first) + task.cost(second):
+                    continue
+                trial = [*plan[:i], candidate, *plan[i + 1:k], *plan[k + 1:]]
+                if task.validate(trial).valid:
+                    merged = trial
+                    break
+            if merged is not None or first.add_mask & ~second.del_mask == 0:
+                break  # the first undone by the second: later pairs are not this action's
+        if merged is not None:
+            plan = merged
+            continue
+        i += 1
+    return plan
+
+
 def reduce_plan(task: Task, plan: Sequence[GroundAction], stop: Stop = _never) -> list[GroundAction]:
-    """Shortcuts and action elimination, repeated while the plan gets cheaper; the input plan must be valid and the
-    result is valid and costs no more."""
+    """Shortcuts, merged pairs and action elimination, repeated while the plan gets cheaper; the input plan must be
+    valid and the result is valid and costs no more."""
     best = list(plan)
     best_cost = plan_cost(task, best)
     while not stop():
-        shorter = eliminate_actions(task, shortcut_plan(task, best, stop), stop)
+        shorter = eliminate_actions(task, merge_pairs(task, shortcut_plan(task, best, stop), stop), stop)
         cost = plan_cost(task, shorter)
         if cost >= best_cost:
             break

@@ -31,6 +31,13 @@ def add_ipc_parsers(rl_sub) -> None:
                    "(default 1800)")
     p.add_argument("--fallback", choices=("none", "ff"), default="none",
                    help="alternate the learned heuristic with h_FF (default none)")
+    p.add_argument("--helpful", choices=("none", "ff"), default="ff",
+                   help="greedy best-first search's preferred operators: FF's helpful actions, with dead ends its "
+                        "relaxed plan proves pruned (default ff), or none")
+    p.add_argument("--improve", type=float, default=1.0,
+                   help="after the first plan, look for a cheaper one (restarting weighted A*, then plan reduction) "
+                        "for this many times the first search's CPU time, at least 1 s each (default 1; 0: the "
+                        "first plan, reduced by nothing)")
     p.add_argument("--search", choices=SEARCHES,
                    help="greedy best-first search, or greedy policy execution with backtracking "
                         "(apb.planners.learned_policy); default: policy for gnn knowledge, gbfs for wl")
@@ -96,7 +103,8 @@ def cmd_rl_plan(args: argparse.Namespace) -> int:
     task = load_task(args.domain, args.task)
     left = max(0.0, args.time_limit - time.process_time())  # the process's CPU time so far: start-up and grounding
     result = solve_with_knowledge(task, args.knowledge, timeout=left, search=args.search, fallback=args.fallback,
-                                  cpu_time=True)
+                                  helpful=args.helpful, improve=max(0.0, args.improve),
+                                  reduce=args.improve > 0, cpu_time=True)
     if result.plan is None:
         print(f"; {result.planner}: {result.status} ({result.message}); expanded {result.expanded}")
         return EXIT_NEGATIVE
