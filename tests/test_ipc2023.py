@@ -176,6 +176,39 @@ def test_bench_scores_the_learned_planner(blocks_model):
     assert all(run["valid"] for run in result["runs"]["apb-wl"])
 
 
+def test_bench_runs_file_resumes_and_reruns_only_what_changed(blocks_model, tmp_path, monkeypatch):
+    import apb.rl.ipc_bench as ipc_bench
+    from apb.rl.ipc_runs import RunLog
+
+    dataset = from_ipc2023("blocksworld")
+    entries = split_entries(dataset, "easy", parse_numbers("1"))
+    runs = tmp_path / "runs.jsonl"
+    first = bench_domain(dataset, entries, blocks_model, 120.0, {}, ("apb-wl",), runs_file=RunLog(runs))
+    assert first["scores"]["apb-wl"]["coverage"] == 1 and len(runs.read_text().splitlines()) == 1
+    with open(runs, "a", encoding="utf-8") as handle:
+        handle.write('{"domain": "blocksworld", "task": "easy/p02", "pla')  # killed while writing a line
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("a run the runs file holds was run again")
+
+    monkeypatch.setattr(ipc_bench, "run_learned", must_not_run)
+    log = RunLog(runs)
+    again = bench_domain(dataset, entries, blocks_model, 120.0, {}, ("apb-wl",), runs_file=log)
+    assert again["runs"] == first["runs"] and log.reused == 1
+    assert runs.read_text().endswith("\n")  # the cut line was dropped
+    with pytest.raises(AssertionError, match="run again"):  # another time limit is another run
+        bench_domain(dataset, entries, blocks_model, 60.0, {}, ("apb-wl",), runs_file=RunLog(runs))
+    retrained = tmp_path / "retrained.json"
+    knowledge = json.loads(blocks_model.read_text())
+    knowledge["bias"] = float(knowledge["bias"]) + 0.5
+    retrained.write_text(json.dumps(knowledge))
+    with pytest.raises(AssertionError, match="run again"):  # other knowledge: the learned planner runs again
+        bench_domain(dataset, entries, retrained, 120.0, {}, ("apb-wl",), runs_file=RunLog(runs))
+    runs.write_text('{"not": "a run"}\n')
+    with pytest.raises(ApbError, match=r"runs.jsonl:1: not a run of apb rl bench"):
+        RunLog(runs)
+
+
 def test_bench_finds_each_learners_knowledge_and_labels_it(blocks_model, tmp_path):
     from apb.rl.ipc_bench import knowledge_files, planner_names
 

@@ -29,6 +29,7 @@ from apb.engine.errors import ApbError
 from apb.planners.downward import run_on_files
 from apb.planners.knowledge_files import LEARNERS, load_knowledge
 from apb.planners.result import SOLVED, TIMEOUT
+from apb.rl.ipc_runs import RunLog, digest
 from apb.rl.ipc_scores import best_known_costs, domain_scores
 from apb.rl.training_tasks import training_tasks
 from apb.rl.wl_train import WLConfig, train_wl
@@ -175,21 +176,32 @@ def train_domain(dataset: Dataset, out: Path, seconds: float, log: Log | None) -
 
 def bench_domain(dataset: Dataset, entries: Sequence[ProblemEntry], knowledge: Path | dict[str, Path],
                  limit: float, reference: dict[str, float], planners: Sequence[str] = (LEARNED, LAMA),
-                 log: Log | None = None) -> dict:
+                 log: Log | None = None, runs_file: RunLog | None = None) -> dict:
     """Runs every planner (labels: apb-<learner>, lama-first) on every task (one process at a time) and scores the
-    domain. `knowledge` maps a learned planner's label to its knowledge file (one path: the file of every one)."""
+    domain. `knowledge` maps a learned planner's label to its knowledge file (one path: the file of every one).
+    With `runs_file`, a run it holds (same task, planner, limit and knowledge) is taken from it, and every new run
+    is appended to it."""
     runs: dict[str, list[dict]] = {p: [] for p in planners}
+    domain = dataset.root.name
+    digests = {p: "" if p == LAMA else digest(knowledge if isinstance(knowledge, Path) else knowledge[p])
+               for p in planners}
     for entry in entries:
         for planner in planners:
-            if planner != LAMA:
-                path = knowledge if isinstance(knowledge, Path) else knowledge[planner]
-                outcome = run_learned(path, dataset.domain_file, entry.path, limit)
-            else:
-                outcome = run_lama(dataset.domain_file, entry.path, limit)
-            record = judge(dataset, entry, outcome, limit)
+            record = runs_file.get(domain, entry.id, planner, limit, digests[planner]) if runs_file else None
+            if record is None:
+                if planner != LAMA:
+                    path = knowledge if isinstance(knowledge, Path) else knowledge[planner]
+                    outcome = run_learned(path, dataset.domain_file, entry.path, limit)
+                else:
+                    outcome = run_lama(dataset.domain_file, entry.path, limit)
+                record = judge(dataset, entry, outcome, limit)
+                if runs_file:
+                    runs_file.add(domain, entry.id, planner, limit, digests[planner], record)
+            elif log:
+                log(f"{domain} {entry.id} {planner}: taken from {runs_file.path}")
             runs[planner].append(record)
             if log:
-                log(f"{dataset.root.name} {entry.id} {planner}: {record['status']}"
+                log(f"{domain} {entry.id} {planner}: {record['status']}"
                     + (f", cost {record['cost']:g}" if record["cost"] is not None else "")
                     + f", {record['seconds']:.1f} s" + ("" if record["valid"] is not False else ", INVALID"))
     known = {e.id: reference.get(cost_key(dataset, e)) for e in entries}
@@ -224,13 +236,15 @@ def domains_of(root: Path | None, wanted: str | None) -> list[str]:
 
 def run_bench(split: str, limit: float, *, knowledge: str | None = None, train_time: float | None = None,
               domains: str | None = None, tasks: str | None = None, costs: str | None = None,
-              planners: Sequence[str] = PLANNERS, log: Log | None = None) -> dict:
-    """The whole benchmark (see the module docstring); returns {"settings", "domains": [...]}."""
+              planners: Sequence[str] = PLANNERS, log: Log | None = None, runs: str | None = None) -> dict:
+    """The whole benchmark (see the module docstring); returns {"settings", "domains": [...]}. `runs` names a runs
+    file (apb.rl.ipc_runs): finished runs are kept there and not run again."""
     if knowledge is None and train_time is None:
         raise ApbError("pass --knowledge DIR (knowledge files of apb rl train, one per domain) or --train-time S")
     root, split_name = resolve_split(split)
     numbers = parse_numbers(tasks) if tasks else None
     work = Path(knowledge) if knowledge else Path(tempfile.mkdtemp(prefix="apb-knowledge-"))
+    runs_file = RunLog(runs) if runs else None
     results = []
     for domain in domains_of(root, domains):
         dataset = from_ipc2023(domain, root)
@@ -259,12 +273,13 @@ def run_bench(split: str, limit: float, *, knowledge: str | None = None, train_t
             if planner in chosen and planner not in train_seconds:
                 train_seconds[planner] = _trained_seconds(path)
         result = bench_domain(dataset, split_entries(dataset, split_name, numbers), files, limit, reference, chosen,
-                              log)
+                              log, runs_file)
         result["training_seconds"] = sum(s for s in train_seconds.values() if s) if train_seconds else None
         result["training"] = train_seconds
         results.append(result)
     return {"settings": {"split": split, "time_limit": limit, "knowledge": str(work), "train_time": train_time,
-                         "planners": list(planners)}, "domains": results}
+                         "planners": list(planners), "runs": runs,
+                         "reused": runs_file.reused if runs_file else 0}, "domains": results}
 
 
 def training_source(dataset: Dataset, domain: str) -> Dataset:

@@ -57,6 +57,9 @@ def add_ipc_parsers(rl_sub) -> None:
     b.add_argument("--planners", default="learned,lama",
                    help="comma-separated: wl, gnn (a learner's planner, labelled apb-<learner>), learned (every "
                    "learner with a knowledge file for the domain), lama (default learned,lama)")
+    b.add_argument("--runs", metavar="FILE",
+                   help="keep every finished run in this JSON lines file; started again with it, the benchmark runs "
+                        "only what is missing (a learned planner again when its knowledge file changed)")
     b.add_argument("--json", action="store_true", help="print the results (every run included) as JSON")
     b.set_defaults(func=cmd_rl_bench)
 
@@ -122,7 +125,8 @@ def cmd_rl_bench(args: argparse.Namespace) -> int:
 
     planners = planner_names(args.planners)
     report = run_bench(args.split, args.time_limit, knowledge=args.knowledge, train_time=args.train_time,
-                       domains=args.domains, tasks=args.tasks, costs=args.costs, planners=planners, log=_log)
+                       domains=args.domains, tasks=args.tasks, costs=args.costs, planners=planners, log=_log,
+                       runs=args.runs)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
