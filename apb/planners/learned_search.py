@@ -66,20 +66,29 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
     if is_goal(root_bits):
         return finish(SOLVED, [])
     seq, step = 0, 1 if ties == "fifo" else -1  # among equal h: oldest first (fifo) or newest first (lifo)
-    queues: list[list] = [[(0.0, 0, root)]] + ([[(0.0, 0, root)]] if second is not None or relaxed else [])
+    # queue 0: every state by the learned value; then the preferred states by it (helpful), then h_FF (fallback)
+    queues: list[list] = [[(0.0, 0, root)]]
+    prefer = ff_queue = -1
+    if relaxed is not None:
+        prefer = len(queues)
+        queues.append([(0.0, 0, root)])
+    if second is not None:
+        ff_queue = len(queues)
+        queues.append([(0.0, 0, root)])
     turn, priority, best_h = 0, 0, INF
     closed: set[int] = set()
     while any(queues):
         stop = budget.exceeded(expanded)
         if stop:
             return finish(stop)
-        if priority > 0 and queues[1]:
+        if priority > 0 and queues[prefer]:
             priority -= 1
-            turn = 1
+            turn = prefer
         else:
             turn = (turn + 1) % len(queues)
-        queue = queues[turn] if queues[turn] else queues[1 - turn]
-        _, _, node = heapq.heappop(queue)
+            while not queues[turn]:
+                turn = (turn + 1) % len(queues)
+        _, _, node = heapq.heappop(queues[turn])
         if node in closed:
             continue
         closed.add(node)
@@ -101,13 +110,13 @@ def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None
         for child, h in zip(fresh, values):
             seq += step
             heapq.heappush(queues[0], (float(h), seq, child))
-            if relaxed is not None:
+            if prefer >= 0:
                 if h < best_h:
                     best_h, priority = h, priority + BOOST
                 if space.action[child] in preferred:
-                    heapq.heappush(queues[1], (float(h), seq, child))
-            if second is not None:
+                    heapq.heappush(queues[prefer], (float(h), seq, child))
+            if ff_queue >= 0:
                 h2 = second(space.bits[child])
                 if h2 != INF:
-                    heapq.heappush(queues[1], (h2, seq, child))
+                    heapq.heappush(queues[ff_queue], (h2, seq, child))
     return finish(UNSOLVABLE)
