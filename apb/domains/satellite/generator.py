@@ -45,7 +45,12 @@ def _validate(params: dict[str, int]) -> dict[str, int]:
 
 def generate(seed: int, **params: int) -> str:
     """The PDDL text of one problem, deterministic for (seed, params)."""
-    p = _validate(params)
+    return problem(seed, _validate(params))
+
+
+def problem(seed: int, p: dict[str, int]) -> str:
+    """The problem PDDL for `seed` and a full set of parameters the caller has checked (its own ranges; the
+    relative limits `_validate` states)."""
     rng = random.Random(seed)
     satellites = [f"satellite_{i}" for i in range(p["satellites"])]
     instruments = [f"instrument_{i}" for i in range(p["instruments"])]
