@@ -12,7 +12,7 @@ import pytest
 
 from apb.cli import main
 from apb.datasets.ipc2023 import ROOT_ENV
-from apb.datasets.ipc2023_generate import TRACKS, ranges, schedule
+from apb.datasets.ipc2023_generate import TRACKS, generator, ranges, schedule
 from apb.engine import load_domain, load_task, parse_problem
 
 REF = (Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "ipc2023-learning").resolve()
@@ -20,7 +20,7 @@ SMALL = {  # a small size of each domain, in the organisers' parameters
     "blocksworld": {"blocks": 4},
     "ferry": {"cars": 3, "locations": 4},
     "floortile": {"rows": 2, "columns": 3, "robots": 2},
-    "rovers": {"rovers": 2, "waypoints": 4, "cameras": 2, "objectives": 2},
+    "rovers": {"rovers": 1, "waypoints": 3, "cameras": 1, "objectives": 1},
     "satellite": {"satellites": 2, "instruments": 3, "modes": 2, "directions": 4},
 }
 
@@ -65,8 +65,9 @@ def test_same_seed_same_bytes_and_another_seed_another_task(tmp_path):
         for sub in ("problems", "plans"):
             for path in (tmp_path / f"{domain}-a" / sub).iterdir():
                 assert path.read_bytes() == (tmp_path / f"{domain}-b" / sub / path.name).read_bytes(), (domain, path)
+        params = [a for k, v in sizes.items() for a in ("--param", f"{k}={v}")]
         assert main(["generate", f"ipc2023:{domain}", "--count", "1", "--seed", "6", "--out",
-                     str(tmp_path / f"{domain}-c"), *[a for k, v in sizes.items() for a in ("--param", f"{k}={v}")]]) == 0
+                     str(tmp_path / f"{domain}-c"), *params]) == 0
         assert ((tmp_path / f"{domain}-c" / "problems" / "p01.pddl").read_text()
                 != (tmp_path / f"{domain}-a" / "problems" / "p01.pddl").read_text())
 
@@ -79,12 +80,13 @@ def test_the_sizes_mean_what_the_organisers_parameters_mean(tmp_path):
     text = (tmp_path / "floor" / "problems" / "p01.pddl").read_text()
     assert object_counts(text, "floortile") == {"tile": 9, "robot": 2, "color": 2}  # painted rows + row 0
     assert len(re.findall(r"\(painted tile_[12]_[123] (white|black)\)", text)) == 6  # rows 1..2 painted
-    assert generate(tmp_path / "rovers", "rovers", SMALL["rovers"]) == 0
-    assert object_counts((tmp_path / "rovers" / "problems" / "p01.pddl").read_text(), "rovers") == {
-        "rover": 2, "store": 2, "waypoint": 4, "camera": 2, "objective": 2, "mode": 3, "lander": 1}
-    assert generate(tmp_path / "sat", "satellite", SMALL["satellite"]) == 0
-    assert object_counts((tmp_path / "sat" / "problems" / "p01.pddl").read_text(), "satellite") == {
-        "satellite": 2, "instrument": 3, "mode": 2, "direction": 4}
+    rovers = generator("ipc2023:rovers")(3, rovers=3, waypoints=7, cameras=4, objectives=5)  # drawn, not solved
+    assert object_counts(rovers, "rovers") == {
+        "rover": 3, "store": 3, "waypoint": 7, "camera": 4, "objective": 5, "mode": 3, "lander": 1}
+    satellites = generator("ipc2023:satellite")(3, satellites=3, instruments=5, modes=2, directions=6)
+    assert object_counts(satellites, "satellite") == {"satellite": 3, "instrument": 5, "mode": 2, "direction": 6}
+    blocks = generator("ipc2023:blocksworld")(3, blocks=30)
+    assert object_counts(blocks, "blocksworld") == {"object": 30}
 
 
 def test_blocksworld_goal_is_a_whole_configuration_of_the_blocks(tmp_path):
@@ -150,3 +152,11 @@ def test_no_track_folder_gives_the_source_message(tmp_path, capsys, monkeypatch)
     assert main(["generate", "ipc2023:ferry", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert f"${ROOT_ENV} is not set" in err and len(err.splitlines()) == 1, err
+
+
+def test_learning_md_states_the_ranges():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "learning.md").read_text(encoding="utf-8")
+    for domain in TRACKS:
+        row = next(line for line in text.splitlines() if line.startswith(f"| {domain} |"))
+        assert dict(re.findall(r"`(\w+)` \((\d+\.\.\d+)", row)) == {
+            key: f"{low}..{high}" for key, (low, high) in ranges(domain).items()}, row

@@ -371,7 +371,8 @@ def _add_eval_parser(commands) -> argparse.ArgumentParser:
 # ---- apb generate -----------------------------------------------------------------------------------------
 def _add_generate_parser(commands) -> argparse.ArgumentParser:
     p = commands.add_parser("generate")
-    p.add_argument("domain")
+    p.add_argument("domain", help="a bundled domain, or ipc2023:<domain> (the IPC 2023 track's domain file under "
+                                  "$APB_IPC2023, the organisers' size parameters; --param size=easy: a split's sizes)")
     p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
     p.add_argument("--count", type=at_most(MAX_GENERATED), default=5,
                    help=f"problems to generate (default 5, at most {MAX_GENERATED})")
