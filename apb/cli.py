@@ -47,7 +47,7 @@ COMMANDS = (  # (group, ((command, one-line help), ...)): the order of `apb --he
         ("solve", "find a plan with a built-in or Fast Downward planner"),
         ("state", "the state after a plan prefix, its applicable actions, explanations"),
         ("domains", "list the bundled domains (--stats: Table-6 style statistics)"),
-        ("generate", "generate new problems with gold plans for a bundled domain"))),
+        ("generate", "generate new problems with gold plans for a bundled domain or ipc2023:<domain>"))),
     ("language and LLMs", (
         ("nl", "NL templates of a domain: generate an nl.yaml with an LLM"),
         ("examples", "one-shot examples of the bundled domains"),

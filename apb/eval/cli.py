@@ -371,7 +371,8 @@ def _add_eval_parser(commands) -> argparse.ArgumentParser:
 # ---- apb generate -----------------------------------------------------------------------------------------
 def _add_generate_parser(commands) -> argparse.ArgumentParser:
     p = commands.add_parser("generate")
-    p.add_argument("domain")
+    p.add_argument("domain", help="a bundled domain, or ipc2023:<domain> (the IPC 2023 track's domain file under "
+                                  "$APB_IPC2023, the organisers' size parameters; --param size=easy: a split's sizes)")
     p.add_argument("--out", required=True, help="folder to write domain.pddl, problems/ and plans/ into")
     p.add_argument("--count", type=at_most(MAX_GENERATED), default=5,
                    help=f"problems to generate (default 5, at most {MAX_GENERATED})")
@@ -402,34 +403,37 @@ def cmd_generate(args: argparse.Namespace) -> int:
     import time
 
     from apb import domains
+    from apb.datasets import ipc2023, ipc2023_generate
     from apb.domains.builder import build, write_set
     from apb.engine import load_domain
 
-    folder = domains.domain_dir(args.domain)
-    module = domains.generator(args.domain)
     params = _parse_params(args.param or [])
-    unknown = sorted(set(params) - set(module.PARAMETERS))
-    if unknown:
-        raise ApbError(f"unknown parameter(s) {', '.join(unknown)} for {args.domain}: "
-                        f"it takes {', '.join(f'{k} (default {v})' for k, v in module.PARAMETERS.items())}")
+    if args.domain.startswith(ipc2023.PREFIX):  # the track's domain file, the organisers' size parameters
+        domain_file, generate, candidates = ipc2023_generate.prepare(args.domain, params, args.seed, args.count * 10)
+    else:
+        domain_file, module = domains.domain_file(args.domain), domains.generator(args.domain)
+        unknown = sorted(set(params) - set(module.PARAMETERS))
+        if unknown:
+            raise ApbError(f"unknown parameter(s) {', '.join(unknown)} for {args.domain}: "
+                           f"it takes {', '.join(f'{k} (default {v})' for k, v in module.PARAMETERS.items())}")
+        generate, candidates = module.generate, [(args.seed + i, params) for i in range(args.count * 10)]
     out_dir = check_writable(args.out)
     if (out_dir / "problems").is_dir() and any((out_dir / "problems").iterdir()) and not args.force:
         raise ApbError(f"{out_dir / 'problems'} is not empty: choose another --out or pass --force")
     if args.count < 1:
         raise ApbError("--count must be at least 1")
-    candidates = ((args.seed + i, params) for i in range(args.count * 10))
     start = time.perf_counter()
 
     def log(line: str) -> None:
         if not args.json:
             err.print(escape(line))
 
-    built = build(load_domain(folder / "domain.pddl"), module.generate, candidates, count=args.count,
+    built = build(load_domain(domain_file), generate, candidates, count=args.count,
                   timeout=args.timeout, log=log, max_duplicates=MAX_DUPLICATES)
     if not built:
         raise ApbError(f"no solvable problem came out of seeds {args.seed}.. with {params or 'default parameters'}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(folder / "domain.pddl", out_dir / "domain.pddl")
+    shutil.copyfile(domain_file, out_dir / "domain.pddl")
     write_set(out_dir, [(f"p{i:02d}", b) for i, b in enumerate(built, start=1)], clear=args.force)
     report = {"domain": args.domain, "out": str(out_dir), "problems": len(built), "params": params,
               "plan_lengths": [b.length for b in built], "optimal": [b.optimal for b in built],

@@ -56,7 +56,13 @@ def on_facts(towers: Towers) -> set[tuple[str, str]]:
 
 def generate(seed: int, **params: int) -> str:
     """The problem PDDL for `seed` and the given parameters (see PARAMETERS); deterministic."""
-    n = check_range("blocks", merge_parameters("blocksworld", PARAMETERS, params)["blocks"], 2, MAX_BLOCKS)
+    return problem(seed, {"blocks": check_range("blocks", merge_parameters("blocksworld", PARAMETERS, params)["blocks"],
+                                                2, MAX_BLOCKS)})
+
+
+def problem(seed: int, values: dict[str, int]) -> str:
+    """The problem PDDL for `seed` and a full set of parameters the caller has checked (its own ranges)."""
+    n = values["blocks"]
     rng = random.Random(seed)
     blocks = block_names(n)
     start = random_towers(blocks, rng)

@@ -26,7 +26,11 @@ def check_params(params: dict) -> dict[str, int]:
 
 def generate(seed: int, **params: int) -> str:
     """The problem PDDL for `seed` and the given parameters (see PARAMETERS); deterministic."""
-    values = check_params(params)
+    return problem(seed, check_params(params))
+
+
+def problem(seed: int, values: dict[str, int]) -> str:
+    """The problem PDDL for `seed` and a full set of parameters the caller has checked (its own ranges)."""
     rng = random.Random(seed)
     locations = [f"loc_{i}" for i in range(values["locations"])]
     cars = [f"car_{i}" for i in range(values["cars"])]

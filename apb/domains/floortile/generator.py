@@ -47,7 +47,13 @@ def _check(params: dict) -> tuple[int, int, int]:
 
 def generate(seed: int, **params: int) -> str:
     """The problem PDDL for `seed` and the given parameters (see PARAMETERS); deterministic."""
-    rows, columns, robots = _check(params)
+    return problem(seed, dict(zip(PARAMETERS, _check(params))))
+
+
+def problem(seed: int, values: dict[str, int]) -> str:
+    """The problem PDDL for `seed` and a full set of parameters the caller has checked (its own ranges; robots at
+    most columns)."""
+    rows, columns, robots = values["rows"], values["columns"], values["robots"]
     rng = random.Random(seed)
     tiles = [(r, c) for r in range(rows + 1) for c in range(1, columns + 1)]
     starts = rng.sample(tiles, robots)

@@ -55,7 +55,12 @@ def _spanning_edges(rng: random.Random, nodes: list[int], edges: set[tuple[int, 
 
 def generate(seed: int, **params: int) -> str:
     """The PDDL text of one problem, deterministic for (seed, params)."""
-    p = _validate(params)
+    return problem(seed, _validate(params))
+
+
+def problem(seed: int, p: dict[str, int]) -> str:
+    """The problem PDDL for `seed` and a full set of parameters the caller has checked (its own ranges; the goal
+    counts within the limits `_validate` states)."""
     rng = random.Random(seed)
     n = p["waypoints"]
     nodes = list(range(n))

@@ -25,7 +25,7 @@ MODE_KINDS = ("image", "infrared", "spectrograph", "thermograph")
 TARGET_KINDS = ("star", "planet", "phenomenon")
 
 
-def _stations(directions: int) -> int:
+def ground_stations(directions: int) -> int:
     """How many of the directions are ground stations."""
     return max(1, directions // 3)
 
@@ -34,7 +34,7 @@ def _validate(params: dict[str, int]) -> dict[str, int]:
     """Defaults filled in; raises ValueError for an unknown parameter or a value outside its range."""
     values = check_parameters("satellite", PARAMETERS, RANGES, params)
     limits = {"instruments": (values["satellites"], RANGES["instruments"][1]),
-              "images": (1, (values["directions"] - _stations(values["directions"])) * values["modes"]),
+              "images": (1, (values["directions"] - ground_stations(values["directions"])) * values["modes"]),
               "pointing_goals": (0, values["satellites"])}
     for name, (low, high) in limits.items():
         if not low <= values[name] <= high:
@@ -45,13 +45,18 @@ def _validate(params: dict[str, int]) -> dict[str, int]:
 
 def generate(seed: int, **params: int) -> str:
     """The PDDL text of one problem, deterministic for (seed, params)."""
-    p = _validate(params)
+    return problem(seed, _validate(params))
+
+
+def problem(seed: int, p: dict[str, int]) -> str:
+    """The problem PDDL for `seed` and a full set of parameters the caller has checked (its own ranges; the
+    relative limits `_validate` states)."""
     rng = random.Random(seed)
     satellites = [f"satellite_{i}" for i in range(p["satellites"])]
     instruments = [f"instrument_{i}" for i in range(p["instruments"])]
     kinds = rng.sample(MODE_KINDS, len(MODE_KINDS))
     modes = [f"{kinds[i % len(kinds)]}_{i}" for i in range(p["modes"])]
-    stations = _stations(p["directions"])
+    stations = ground_stations(p["directions"])
     directions = [f"groundstation_{i}" if i < stations else f"{rng.choice(TARGET_KINDS)}_{i}"
                   for i in range(p["directions"])]
 
