@@ -27,7 +27,7 @@ from apb.planners import solve
 from apb.planners.wl_features import WLGraph
 from apb.planners.wl_model import WLModel
 from apb.rl.ipc_bench import bench_domain, parse_numbers, split_entries
-from apb.rl.ipc_scores import agile, best_known_costs, domain_scores, quality
+from apb.rl.ipc_scores import agile, best_known_costs, common_quality, domain_scores, quality
 from apb.rl.training_tasks import training_tasks
 from apb.rl.wl_train import WLConfig, train_wl
 
@@ -242,6 +242,12 @@ def test_score_arithmetic():
     voided = domain_scores([*runs, {"task": "d", "solved": False, "valid": False, "cost": 3, "seconds": 1}], best)
     assert voided["invalid"] == 1 and voided["coverage"] == 0 and voided["quality"] == 0 and voided["voided"]
     assert parse_numbers("1-3,7") == [1, 2, 3, 7]
+    both = {"apb-wl": [{"task": "a", "solved": True, "valid": True, "cost": 12},
+                       {"task": "b", "solved": True, "valid": True, "cost": 5}],
+            "lama-first": [{"task": "a", "solved": True, "valid": True, "cost": 10},
+                           {"task": "b", "solved": False, "valid": None, "cost": None}]}
+    common = common_quality(both, {"a": 10, "b": 5})
+    assert common == {"tasks": 1, "quality": {"apb-wl": pytest.approx(10 / 12, abs=1e-3), "lama-first": 1.0}}
 
 
 def test_knowledge_file_errors_are_one_line(tmp_path):

@@ -30,7 +30,7 @@ from apb.planners.downward import run_on_files
 from apb.planners.knowledge_files import LEARNERS, load_knowledge
 from apb.planners.result import SOLVED, TIMEOUT
 from apb.rl.ipc_runs import RunLog, digest
-from apb.rl.ipc_scores import best_known_costs, domain_scores
+from apb.rl.ipc_scores import best_known_costs, common_quality, domain_scores
 from apb.rl.training_tasks import training_tasks
 from apb.rl.wl_train import WLConfig, train_wl
 
@@ -207,7 +207,8 @@ def bench_domain(dataset: Dataset, entries: Sequence[ProblemEntry], knowledge: P
     known = {e.id: reference.get(cost_key(dataset, e)) for e in entries}
     best = best_known_costs([r for rs in runs.values() for r in rs], {k: v for k, v in known.items() if v})
     return {"domain": dataset.root.name, "tasks": len(entries),
-            "scores": {p: domain_scores(rs, best) for p, rs in runs.items()}, "runs": runs}
+            "scores": {p: domain_scores(rs, best) for p, rs in runs.items()}, "all_solve": common_quality(runs, best),
+            "runs": runs}
 
 
 def resolve_split(split: str) -> tuple[Path | None, str]:

@@ -50,3 +50,13 @@ def best_known_costs(runs: Iterable[dict], reference: dict[str, float]) -> dict[
             known = best.get(run["task"])
             best[run["task"]] = run["cost"] if known is None else min(known, run["cost"])
     return best
+
+
+def common_quality(runs: dict[str, list[dict]], best_costs: dict[str, float | None]) -> dict:
+    """Quality where every planner solves: {"tasks": the tasks every planner solved with a valid plan, "quality":
+    {planner: the sum of C_best/C over those tasks}} (the track's quality compared on the same tasks)."""
+    solved = [{r["task"] for r in rs if r.get("solved") and r.get("valid") is not False} for rs in runs.values()]
+    common = set.intersection(*solved) if solved else set()
+    return {"tasks": len(common),
+            "quality": {p: round(sum(quality(r["cost"], best_costs.get(r["task"])) for r in rs if r["task"] in common),
+                                 3) for p, rs in runs.items()}}

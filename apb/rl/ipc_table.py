@@ -30,14 +30,23 @@ def print_table(report: dict, console) -> None:
     table.add_column("training s", justify="right")
     for planner in planners:
         table.add_column(planner, justify="right")
+    table.add_column("quality where all solve", justify="right")
     for result in report["domains"]:
         seconds = result.get("training_seconds")
         table.add_row(result["domain"], str(result["tasks"]), "-" if seconds is None else f"{seconds:.0f}",
-                      *(_cell(result["scores"][p]) if p in result["scores"] else "-" for p in planners))
+                      *(_cell(result["scores"][p]) if p in result["scores"] else "-" for p in planners),
+                      _common(result.get("all_solve"), planners))
     summed = totals(report)
     tasks = sum(r["tasks"] for r in report["domains"])
-    table.add_row("total", str(tasks), "", *(_cell(summed[p]) for p in planners if p in summed))
+    table.add_row("total", str(tasks), "", *(_cell(summed[p]) for p in planners if p in summed), "")
     console.print(table)
+
+
+def _common(common: dict | None, planners: list[str]) -> str:
+    """"n: q1 / q2": the tasks every planner solved and each one's quality on them."""
+    if not common or len(planners) < 2:
+        return "-"
+    return f"{common['tasks']}: " + " / ".join(f"{common['quality'].get(p, 0):.2f}" for p in planners)
 
 
 def _cell(row: dict) -> str:
