@@ -50,8 +50,10 @@ class ProblemInfo:
 class Situation:
     """A state of a problem, where questions are asked; analyses are computed on first use and shared."""
 
-    def __init__(self, info: ProblemInfo, state: State, origin: str, greedy_nodes: int = GREEDY_NODES) -> None:
+    def __init__(self, info: ProblemInfo, state: State, origin: str, greedy_nodes: int = GREEDY_NODES,
+                 known_plan: list[str] | None = None) -> None:
         self.info = info
+        self.known_plan = known_plan  # a plan from the state found elsewhere (the rest of a plan it lies on)
         self.greedy_nodes = greedy_nodes
         self.task = info.task
         self.state = state
@@ -80,7 +82,7 @@ class Situation:
             found = self.prover.plan()
             self._plan = None if found is None else [str(a) for a in found]
             if found is None and not self.prover.exhaustive:
-                known = self.info.plans.get(self.state)
+                known = self.known_plan or self.info.plans.get(self.state)
                 self._plan = list(known) if known else self._greedy()
         return self._plan
 

@@ -58,3 +58,19 @@ def near_goal(sit: Situation, rng: random.Random) -> Situation | None:
         state = states_along(sit.task, sit.state, plan[:len(plan) - back])[-1]
         sit.cache[key] = Situation(sit.info, state, sit.origin)
     return sit.cache[key]
+
+
+def along_plan(sit: Situation, rng: random.Random) -> list[Situation]:
+    """Beyond the enumerated space: the other non-goal states on the state's plan (`Situation.plan`), in a seeded
+    order, each with the rest of that plan as its known plan (more states to ask about where the state itself gives
+    no such question, as the release samples its states along plans)."""
+    plan = sit.plan()
+    if not plan:
+        return []
+    if "along-plan" not in sit.cache:
+        states = states_along(sit.task, sit.state, plan)
+        sit.cache["along-plan"] = [Situation(sit.info, state, sit.origin, known_plan=plan[i:])
+                                   for i, state in enumerate(states[1:-1], start=1)]
+    found = list(sit.cache["along-plan"])
+    rng.shuffle(found)
+    return found
