@@ -20,7 +20,8 @@ from apb.planners.h2 import H2
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
 WITNESS_NODES = 200_000  # expansions of the greedy search (h_FF, preferred operators) that finds a plan beyond the
 # enumerated space: deterministic, as every budget here is a count of states or expansions, never of seconds
-GREEDY_NODES = 300  # expansions of that search for a generation situation without a known plan
+GREEDY_NODES = 3000  # expansions of that search for a generation situation without a known plan (300 left most
+# of Barman's random-walk states without one)
 _UNSET = object()
 _GREEDY_PLANS: dict[tuple, list[str] | None] = {}
 _VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
