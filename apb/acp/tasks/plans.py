@@ -11,6 +11,7 @@ from apb.acp.truth import first_failure
 from apb.engine import State, Task
 
 TRIES = 12
+DETOUR_CHECKS = 400  # plans with one more action replayed when TRIES random tries find no detour
 
 
 def states_along(task: Task, state: State, plan: list[str]) -> list[State]:
@@ -39,6 +40,33 @@ def detour(sit: Situation, rng: random.Random, plan: list[str]) -> tuple[list[st
         failed, reached = first_failure(task, sit.state, candidate)
         if failed is None and reached:
             return candidate, [i]
+    return _any_detour(sit, rng, plan, states)
+
+
+def _any_detour(sit: Situation, rng: random.Random, plan: list[str], states: list[State]
+                ) -> tuple[list[str], list[int]] | None:
+    """Where random tries find no detour (few actions are ever unnecessary, as in Peg Solitaire): every position and
+    applicable action in a seeded order, at most DETOUR_CHECKS plans replayed."""
+    task = sit.task
+    positions = list(range(len(plan) + 1))
+    rng.shuffle(positions)
+    checks = 0
+    for i in positions:
+        here = states[i]
+        actions = sorted(task.applicable(here), key=str)
+        rng.shuffle(actions)
+        for a in actions:
+            there = task.apply(here, a)
+            back = sorted((b for b in task.applicable(there) if task.apply(there, b) == here), key=str)
+            if back:
+                return [*plan[:i], str(a), str(back[0]), *plan[i:]], [i, i + 1]
+            if checks >= DETOUR_CHECKS:
+                return None
+            checks += 1
+            candidate = [*plan[:i], str(a), *plan[i:]]
+            failed, reached = first_failure(task, sit.state, candidate)
+            if failed is None and reached:
+                return candidate, [i]
     return None
 
 
