@@ -125,8 +125,9 @@ def reach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Que
 
 def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
     """A generative question beyond the enumerated space: the gold lists the atoms the delete relaxation or h^2
-    (from the state) proves never hold, which is never all of them, so there is no "None" gold here; where the
-    atoms are too many to list, the first ones the relaxation rules out in the solver's scan order."""
+    (from the state) proves never hold, or "None" when every atom holds in an enumerated state reachable from the
+    state (a witness plan for each, as the solver finds); where the atoms are too many to list, the first ones the
+    relaxation rules out in the solver's scan order."""
     prover = sit.prover
     if universe is None:
         found = dict.fromkeys(itertools.islice(scan_relaxed(prover), GOLD_SCAN), "relaxed")
@@ -139,11 +140,22 @@ def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
             if atom not in found and fid is not None and not union >> fid & 1 and not h2.pair(fid, fid):
                 found[atom] = "h2"
     if not found:
-        return None
+        if universe is None or not _witnessed(sit, universe):
+            return None
+        # every atom holds in an enumerated state reachable from the state (the solver's witness plans): "None"
+        return sit.question("reach", "gen", {}, [], {"unreachable": []},
+                            {"method": "witnesses", "states": len(prover.nodes)})
     gold = [a.strip("()") for a in sorted(found)]
     proof = {"method": "classification", "relaxed": sorted(a for a, m in found.items() if m == "relaxed"),
              "h2": sorted(a for a, m in found.items() if m == "h2"), "complete": False}
     return sit.question("reach", "gen", {}, gold, {"unreachable": sorted(found)}, proof)
+
+
+def _witnessed(sit: Situation, universe: list[str]) -> bool:
+    """Whether every atom of the universe holds in the state or in an enumerated state reachable from it."""
+    union = sit.prover.reachable_bits()
+    ids = [fact_key(sit.task, atom) for atom in universe]
+    return all(fid is not None and union >> fid & 1 for fid in ids)
 
 
 def scan_relaxed(prover):
