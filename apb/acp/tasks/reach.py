@@ -1,8 +1,9 @@
 """reach: can a fact (or a pair of facts) ever hold; the generative question asks for a proposition that never
 holds, or "None". Reachable claims are witnessed by a plan; unreachable ones are proved by type/static checks, the
 delete relaxation, h^2 mutexes or exhaustive enumeration (`apb.acp.proofs`). Distractors: relaxed-unreachable facts
-and mutex pairs. Generative questions need every atom of the universe decided, so they are generated only where
-the state space from the question's state was enumerated completely.
+and mutex pairs. A generative gold lists every unreachable atom where the state space from the question's state was
+enumerated completely; beyond it, the atoms the relaxation or h^2 rules out, else "None" where every atom is
+witnessed by an enumerated state (`_beyond`).
 
 Official check: gold atoms are stored without parentheses and compared as "(atom)", lower-cased; an empty gold
 accepts only "None"; another answer is right when a planner proves the atom unsolvable as a goal: an unknown
