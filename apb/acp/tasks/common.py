@@ -135,6 +135,21 @@ def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES) -> lis
     return [str(a) for a in result.plan] if result.solved else None
 
 
+ATOM_NODES = 3000  # expansions of the greedy search for a plan that makes one atom true (a reachability witness)
+
+
+def atom_plan(task: Task, state: State, fid: int, max_nodes: int = ATOM_NODES) -> list[str] | None:
+    """A plan from `state` to a state where fact `fid` holds: greedy best-first search (h_FF, preferred operators)
+    on the task with that fact as its only goal, at most `max_nodes` expansions; None when none is found."""
+    view = copy.copy(task)
+    text = f"({task.fact_names[fid].strip('()')})"
+    view.goal = (atom_literal(text),)
+    view._goal_checks = ((fid, True, text),)
+    view.goal_parts = view.goal_extra = view.goal_neg = ()
+    view.goal_pos, view.goal_pos_mask, view.goal_neg_mask = (fid,), 1 << fid, 0
+    return greedy_plan(view, state, max_nodes)
+
+
 def atom_literal(atom: str) -> Literal:
     name, *args = atom.strip("() ").split()
     return Literal(name, tuple(args))
