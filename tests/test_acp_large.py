@@ -11,12 +11,15 @@ from pathlib import Path
 import pytest
 
 from apb.acp.generate import Generator
+from apb.acp.projection import projection_unreachable
+from apb.acp.proofs import Verdict, check_proof, fact_key
+from apb.acp.records import Question
 from apb.acp.scorers import official
 from apb.acp.solver import solve_question
 from apb.acp.tasks import land, plans, reach
 from apb.acp.tasks.common import Situation, greedy_plan
 from apb.acp.tasks.goals import goal_atoms
-from apb.acp.truth import first_failure
+from apb.acp.truth import first_failure, question_prover, question_task
 
 IPC = Path(__file__).resolve().parents[1] / ".." / "shared" / "reference" / "ipc-classical"
 
@@ -101,3 +104,40 @@ def test_generative_reach_says_none_where_every_atom_is_witnessed():
         assert solve_question(replace(q, answer=None, held_out=True))[1] == "None"
         made += 1
     assert made
+
+
+def _transport() -> tuple:
+    folder = IPC / "transport-opt08-strips"
+    if not folder.is_dir():
+        pytest.skip(f"no IPC reference domain at {folder}")
+    q = Question(id=1, task="reach", format="gen", domain_pddl=(folder / "domain.pddl").read_text(),
+                 problem_pddl=(folder / "p03.pddl").read_text(), budget=2000, source="acpbench")
+    return q, *question_task(q)
+
+
+def test_a_projection_proves_what_h2_cannot():
+    """Transport: truck-1 starts with capacity-2, so capacity-3 never holds (picking a package up lowers the capacity
+    that dropping it raises again: three facts at once, beyond h^2); the projection onto truck-1's facts proves it,
+    and proves nothing about a capacity or a place it can reach."""
+    q, task, state = _transport()
+    prover = question_prover(q)
+    above = fact_key(task, "(capacity truck-1 capacity-3)")
+    assert prover.h2.pair(above, above) and above in prover.relaxed.facts  # neither h^2 nor the relaxation
+    assert projection_unreachable(task, state, above)
+    verdict = prover.atoms(["(capacity truck-1 capacity-3)"])
+    assert verdict.value is False and verdict.proof["method"] == "projection"
+    assert check_proof(task, state, "atoms", ["(capacity truck-1 capacity-3)"], verdict)
+    for atom in ("(capacity truck-1 capacity-0)", "(capacity truck-2 capacity-3)", "(at truck-1 city-loc-1)"):
+        assert not projection_unreachable(task, state, fact_key(task, atom)), atom
+    assert not check_proof(task, state, "atoms", ["(at truck-1 city-loc-1)"],
+                           Verdict(False, {"method": "projection", "atoms": ["(at truck-1 city-loc-1)"]}))
+
+
+def test_the_solver_answers_generative_reach_with_what_the_projection_proves():
+    """Transport beyond the enumerated space: nothing the relaxation or h^2 rules out, and not every atom
+    witnessed, so generative reach was neither generated nor answered; the solver now answers a capacity of truck-1
+    above its initial one, which the projection rules out."""
+    q = _transport()[0]
+    answer = solve_question(q)
+    assert answer is not None and answer[1].startswith("(capacity truck-1 capacity-")
+    assert int(answer[1].rstrip(")").rsplit("-", 1)[1]) > 2
