@@ -100,3 +100,24 @@ def test_official_only_needs_the_extra(monkeypatch):
         generate("ferry", tasks=["app"], formats=["gen"], count=1, official_only=True)
     questions, stats = generate("ferry", tasks=["app"], formats=["gen"], count=1)
     assert questions and stats.official_check and not stats.unjudgeable
+
+
+@needs_official
+@pytest.mark.parametrize("domain", ["barman-opt11-strips", "tpp"])
+def test_the_judgeable_flag_agrees_with_the_official_tarski_model(domain, tmp_path):
+    """Barman (action costs: numeric fluents in every :init): the official code's `get_tarski_problem` returns None
+    for its records, and `record_problem` says they cannot be scored; TPP's it builds, and they can."""
+    import contextlib
+    import io
+
+    acp_official._modules()
+    from utils.tarski_utils import get_tarski_problem
+
+    questions, _ = generate(str(IPC / domain), tasks=["just"], formats=["gen"], count=2, seed=0)
+    assert questions
+    for q in questions:
+        record = q.acpbench()
+        with contextlib.redirect_stdout(io.StringIO()):
+            built = get_tarski_problem(record["PDDL_domain"].lower(), record["PDDL_problem"].lower()) is not None
+        assert built == (judgeable.record_problem(q.domain_pddl, q.problem_pddl) is None), q.id
+        assert built == (domain == "tpp")

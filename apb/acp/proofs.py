@@ -18,6 +18,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from apb.acp.projection import projection_unreachable
 from apb.acp.space import DEFAULT_BUDGET, StateSpace, replay
 from apb.engine import GroundAction, State, Task
 from apb.engine.ground import fluent_predicates
@@ -126,6 +127,9 @@ class Prover:
             p, q = (ids * 2)[:2]
             if not self.h2.pair(p, q):
                 return Verdict(False, {"method": "h2", "atoms": list(atoms)})
+        for fid in ids:
+            if projection_unreachable(task, self.state, fid):
+                return Verdict(False, {"method": "projection", "atoms": [task.fact_names[fid]]})
         return Verdict(None, {"method": "undecided", "states": len(self.nodes)})
 
     def mutex(self, p: str, q: str) -> Verdict:
@@ -252,6 +256,10 @@ def check_proof(task: Task, state: State, kind: str, claim, verdict: Verdict, *,
             return verdict.value is True and all(task.holds(state, a) for a in claim)
         if method == "h2":
             return verdict.value is False and _h2_replays(task, fresh, proof["atoms"])
+        if method == "projection":
+            fid = fact_key(task, proof["atoms"][0])
+            return (verdict.value is False and fid is not None and proof["atoms"][0] in map(normal_atom, claim)
+                    and projection_unreachable(task, state, fid))
         again = fresh.atoms(list(claim))
     elif kind == "action":
         again = fresh.action(task.parse_action(claim))

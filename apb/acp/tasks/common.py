@@ -20,7 +20,8 @@ from apb.planners.h2 import H2
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
 WITNESS_NODES = 200_000  # expansions of the greedy search (h_FF, preferred operators) that finds a plan beyond the
 # enumerated space: deterministic, as every budget here is a count of states or expansions, never of seconds
-GREEDY_NODES = 300  # expansions of that search for a generation situation without a known plan
+GREEDY_NODES = 3000  # expansions of that search for a generation situation without a known plan (300 left most
+# of Barman's random-walk states without one)
 _UNSET = object()
 _GREEDY_PLANS: dict[tuple, list[str] | None] = {}
 _VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
@@ -50,8 +51,10 @@ class ProblemInfo:
 class Situation:
     """A state of a problem, where questions are asked; analyses are computed on first use and shared."""
 
-    def __init__(self, info: ProblemInfo, state: State, origin: str, greedy_nodes: int = GREEDY_NODES) -> None:
+    def __init__(self, info: ProblemInfo, state: State, origin: str, greedy_nodes: int = GREEDY_NODES,
+                 known_plan: list[str] | None = None) -> None:
         self.info = info
+        self.known_plan = known_plan  # a plan from the state found elsewhere (the rest of a plan it lies on)
         self.greedy_nodes = greedy_nodes
         self.task = info.task
         self.state = state
@@ -80,7 +83,7 @@ class Situation:
             found = self.prover.plan()
             self._plan = None if found is None else [str(a) for a in found]
             if found is None and not self.prover.exhaustive:
-                known = self.info.plans.get(self.state)
+                known = self.known_plan or self.info.plans.get(self.state)
                 self._plan = list(known) if known else self._greedy()
         return self._plan
 
@@ -130,6 +133,21 @@ def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES) -> lis
 
     result = solve(task_at(task, state), "gbfs", timeout=None, max_nodes=max_nodes, preferred=True)
     return [str(a) for a in result.plan] if result.solved else None
+
+
+ATOM_NODES = 3000  # expansions of the greedy search for a plan that makes one atom true (a reachability witness)
+
+
+def atom_plan(task: Task, state: State, fid: int, max_nodes: int = ATOM_NODES) -> list[str] | None:
+    """A plan from `state` to a state where fact `fid` holds: greedy best-first search (h_FF, preferred operators)
+    on the task with that fact as its only goal, at most `max_nodes` expansions; None when none is found."""
+    view = copy.copy(task)
+    text = f"({task.fact_names[fid].strip('()')})"
+    view.goal = (atom_literal(text),)
+    view._goal_checks = ((fid, True, text),)
+    view.goal_parts = view.goal_extra = view.goal_neg = ()
+    view.goal_pos, view.goal_pos_mask, view.goal_neg_mask = (fid,), 1 << fid, 0
+    return greedy_plan(view, state, max_nodes)
 
 
 def atom_literal(atom: str) -> Literal:

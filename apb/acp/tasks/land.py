@@ -25,7 +25,7 @@ from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
 from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation
 from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks, goal_atoms
-from apb.acp.tasks.plans import near_goal
+from apb.acp.tasks.plans import along_plan, near_goal
 from apb.acp.truth import (
     Check,
     first_failure,
@@ -38,15 +38,34 @@ from apb.planners.heuristics import INF, make_heuristic
 from apb.planners.space import Successors, goal_test
 
 AVOID_NODES = 300  # expansions of each such search while generating
+ALONG = 12  # other states on a state's plan tried for a question that needs a non-trivial landmark
 LAND_NODES = 200_000  # expansions of the greedy searches that find witness plans beyond the enumerated space
 
 
 def land(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Question | None:
+    question = _land_at(sit, fmt, rng, want)
+    if question is not None or (fmt == "bool" and want is not True):
+        return question
+    # the question needs a non-trivial landmark (a generative gold one the relaxation proves, where the state's facts
+    # stay open) and the state gives none: another state on its plan that has one
+    for other in along_plan(sit, rng)[:ALONG]:
+        found = classify_landmarks(other, h2=False)
+        subtle = _subtle(other, found[0]) if found is not None else []
+        if subtle and fmt == "gen" and not found[2]:
+            subtle = [a for a in subtle if found[0][a].get("method") == "relaxed-achievers"]
+        if subtle:
+            question = _land_at(other, fmt, rng, want, near=False)
+            if question is not None:
+                return question
+    return None
+
+
+def _land_at(sit: Situation, fmt: str, rng: random.Random, want: bool | str, near: bool = True) -> Question | None:
     found = classify_landmarks(sit, h2=False)
-    if found is not None and not found[2] and not sit.prover.exhaustive:
-        near = near_goal(sit, rng)  # a state near the end of its plan, whose closure may be enumerated
-        if near is not None and near.prover.exhaustive:
-            sit, found = near, classify_landmarks(near, h2=False)
+    if near and found is not None and not found[2] and not sit.prover.exhaustive:
+        close = near_goal(sit, rng)  # a state near the end of its plan, whose closure may be enumerated
+        if close is not None and close.prover.exhaustive:
+            sit, found = close, classify_landmarks(close, h2=False)
     if found is None:
         return None
     yes, no, decided = found
@@ -54,9 +73,7 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Ques
         if "avoided" not in sit.cache:
             sit.cache["avoided"] = _avoid_the_rest(sit, yes, no, AVOID_NODES)
         decided = sit.cache["avoided"]
-    goals = goal_atoms(sit.task)
-    # ACPBench's landmarks are non-trivial: false in the state (as every classified fact is) and not a goal
-    subtle_yes = sorted(a for a in yes if a not in goals)
+    subtle_yes = _subtle(sit, yes)
     if fmt == "gen":
         proved = any(yes[a].get("method") == "relaxed-achievers" for a in subtle_yes)
         if not no or not (decided or proved):  # the release never has an empty "no" list
@@ -85,6 +102,12 @@ def land(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Ques
     proof = {"options": [{"atom": correct, "landmark": True, "proof": yes[correct]}]
              + [{"atom": a, "landmark": False, "proof": no[a]} for a in wrong]}
     return sit.question("land", fmt, {}, label, {"correct": correct}, proof, options)
+
+
+def _subtle(sit: Situation, yes: dict) -> list[str]:
+    """ACPBench's landmarks are non-trivial: false in the state (as every classified fact is) and not a goal."""
+    goals = goal_atoms(sit.task)
+    return sorted(a for a in yes if a not in goals)
 
 
 def solve(q: Question):

@@ -1,8 +1,9 @@
 """reach: can a fact (or a pair of facts) ever hold; the generative question asks for a proposition that never
 holds, or "None". Reachable claims are witnessed by a plan; unreachable ones are proved by type/static checks, the
 delete relaxation, h^2 mutexes or exhaustive enumeration (`apb.acp.proofs`). Distractors: relaxed-unreachable facts
-and mutex pairs. Generative questions need every atom of the universe decided, so they are generated only where
-the state space from the question's state was enumerated completely.
+and mutex pairs. A generative gold lists every unreachable atom where the state space from the question's state was
+enumerated completely; beyond it, the atoms the relaxation or h^2 rules out, else "None" where every atom is
+witnessed by an enumerated state or a greedy plan (`_beyond`).
 
 Official check: gold atoms are stored without parentheses and compared as "(atom)", lower-cased; an empty gold
 accepts only "None"; another answer is right when a planner proves the atom unsolvable as a goal: an unknown
@@ -18,10 +19,12 @@ from __future__ import annotations
 import itertools
 import random
 
+from apb.acp.projection import projection_unreachable
 from apb.acp.proofs import H2_LIMIT, fact_key, normal_atom
 from apb.acp.records import Question
+from apb.acp.space import replay
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, arrange, atom_universe, bindings, fluent_schemas, pick
+from apb.acp.tasks.common import Situation, arrange, atom_plan, atom_universe, bindings, fluent_schemas, pick
 from apb.acp.tasks.reachability import (
     audit_unreachable,
     first_listed,
@@ -125,8 +128,9 @@ def reach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Que
 
 def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
     """A generative question beyond the enumerated space: the gold lists the atoms the delete relaxation or h^2
-    (from the state) proves never hold, which is never all of them, so there is no "None" gold here; where the
-    atoms are too many to list, the first ones the relaxation rules out in the solver's scan order."""
+    (from the state) proves never hold, or "None" when every atom holds in an enumerated state reachable from the
+    state or at the end of a greedy plan (a witness plan for each, as the solver finds); where the atoms are too
+    many to list, the first ones the relaxation rules out in the solver's scan order."""
     prover = sit.prover
     if universe is None:
         found = dict.fromkeys(itertools.islice(scan_relaxed(prover), GOLD_SCAN), "relaxed")
@@ -138,12 +142,36 @@ def _beyond(sit: Situation, universe: list[str] | None) -> Question | None:
             fid = fact_key(sit.task, atom)
             if atom not in found and fid is not None and not union >> fid & 1 and not h2.pair(fid, fid):
                 found[atom] = "h2"
+        found.update(_projected(prover, universe, found))
     if not found:
-        return None
+        if universe is None or not all_witnessed(prover, universe):
+            return None
+        # every atom holds in an enumerated state reachable from the state or at the end of a plan: "None"
+        return sit.question("reach", "gen", {}, [], {"unreachable": []},
+                            {"method": "witnesses", "states": len(prover.nodes)})
     gold = [a.strip("()") for a in sorted(found)]
     proof = {"method": "classification", "relaxed": sorted(a for a, m in found.items() if m == "relaxed"),
-             "h2": sorted(a for a, m in found.items() if m == "h2"), "complete": False}
+             "h2": sorted(a for a, m in found.items() if m == "h2"),
+             "projection": sorted(a for a, m in found.items() if m == "projection"), "complete": False}
     return sit.question("reach", "gen", {}, gold, {"unreachable": sorted(found)}, proof)
+
+
+def all_witnessed(prover, universe: list[str]) -> bool:
+    """Whether every atom of the universe can hold: in the state or an enumerated state reachable from it, else at
+    the end of a plan from the state that greedy search finds (`atom_plan`, ATOM_NODES expansions, replayed)."""
+    union = prover.reachable_bits()
+    task = prover.task
+    for atom in universe:
+        fid = fact_key(task, atom)
+        if fid is None:
+            return False
+        if union >> fid & 1:
+            continue
+        plan = atom_plan(task, prover.state, fid)
+        states = replay(task, prover.state, plan) if plan is not None else None
+        if not states or not states[-1].bits >> fid & 1:
+            return False
+    return True
 
 
 def scan_relaxed(prover):
@@ -158,13 +186,32 @@ def solve(q: Question):
     if universe is None:  # too many atoms to classify: the first one the delete relaxation never reaches
         atom = next(scan_relaxed(prover), None)
         return None if atom is None else ([atom.strip("()")], atom)
-    found = unreachable_atoms(prover, universe) or _h2_unreachable(prover, universe)
+    found = (unreachable_atoms(prover, universe) or _h2_unreachable(prover, universe)
+             or _projected(prover, universe, {}, first=True))
     if found:
         atom = sorted(found)[0]
         return [atom.strip("()")], atom
-    if prover.exhaustive or all(prover.atoms([a]).value is True for a in universe):  # each one has a witness plan
+    if prover.exhaustive or all_witnessed(prover, universe):  # each one has a witness plan
         return [], "None"
     return None
+
+
+def _projected(prover, universe: list[str], found: dict, first: bool = False) -> dict[str, str]:
+    """Atoms of the universe, beyond those found and those an enumerated state reaches, that the projection onto
+    their objects' facts proves never hold (`apb.acp.projection`); `first`: the first one only."""
+    if prover.exhaustive:
+        return {}
+    union = prover.reachable_bits()
+    out = {}
+    for atom in universe:
+        fid = fact_key(prover.task, atom)
+        if atom in found or fid is None or union >> fid & 1:
+            continue
+        if projection_unreachable(prover.task, prover.state, fid):
+            out[atom] = "projection"
+            if first:
+                break
+    return out
 
 
 def _relaxed_unreachable(prover, atom: str) -> bool:
