@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from apb.engine import GroundAction, Task
+from apb.engine import GroundAction, State, Task
 from apb.planners.space import Successors
 
 Stop = Callable[[], bool]
@@ -31,11 +31,6 @@ Stop = Callable[[], bool]
 
 def _never() -> bool:
     return False
-
-
-def _applies(task: Task, bits: int, action: GroundAction) -> bool:
-    return (not action.never_applicable and bits & action.pre_mask == action.pre_mask and not bits & action.neg_mask
-            and (not action.extra or all(f.holds(bits) for f in action.extra)))
 
 
 def plan_cost(task: Task, plan: Sequence[GroundAction]) -> float:
@@ -95,7 +90,7 @@ def eliminate_actions(task: Task, plan: Sequence[GroundAction], stop: Stop = _ne
             break
         bits, kept = states[i], []
         for action in plan[i + 1:]:
-            if _applies(task, bits, action):
+            if task.is_applicable(State(bits), action):
                 bits = task.successor_bits(bits, action)
                 kept.append(action)
         if is_goal(bits):  # shorter, and no dearer: costs are not negative
@@ -121,11 +116,11 @@ def merge_pairs(task: Task, plan: Sequence[GroundAction], stop: Stop = _never) -
     plan = list(plan)
     successors = Successors(task)
     actions = task.actions
+    states = states_along(task, plan)
     i = 0
     while i < len(plan):
         if stop():
             break
-        states = states_along(task, plan)
         first = plan[i]
         merged = None
         for k in range(i + 1, len(plan)):
@@ -146,6 +141,7 @@ def merge_pairs(task: Task, plan: Sequence[GroundAction], stop: Stop = _never) -
                 break  # the first undone by the second: later pairs are not this action's
         if merged is not None:
             plan = merged
+            states = states_along(task, plan)  # only a merge changes the states
             continue
         i += 1
     return plan
