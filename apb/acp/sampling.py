@@ -10,10 +10,12 @@ import random
 from apb.acp.space import StateSpace
 from apb.engine import State, Task
 from apb.planners import solve
+from apb.planners.lazy_gbfs import lazy_greedy
 
 ROLLOUT_STEPS = 12
 ASTAR_PLAN_NODES = 5000  # expansions of A* for an optimal plan to sample along (LM-cut in Python: slow per node)
-PLAN_NODES = 20000  # expansions of the plan whose states are sampled when the space is too big (no time limit)
+PLAN_NODES = 100_000  # expansions of the lazy greedy search (h_FF, preferred operators) for the plan whose states are
+# sampled when A* finds none (no time limit; Parking's problems take up to 51,000)
 
 
 def _walk(task: Task, state: State, rng: random.Random, steps: int) -> list[State]:
@@ -38,12 +40,12 @@ def _optimal_states(task: Task, space: StateSpace, node: int) -> list[State] | N
 
 
 def _planned_states(task: Task, plans: dict | None = None) -> tuple[list[State], str]:
-    """States along an optimal plan (A*), else along a greedy plan (h_FF with preferred operators), within the
-    planning budget; `plans` (when given) gets the rest of the plan from each of them."""
+    """States along an optimal plan (A*), else along a greedy plan (lazy GBFS, h_FF with preferred operators),
+    within the planning budget; `plans` (when given) gets the rest of the plan from each of them."""
     result = solve(task, "astar", timeout=None, max_nodes=ASTAR_PLAN_NODES)
     origin = "optimal"
     if not result.solved:
-        result = solve(task, "gbfs", timeout=None, max_nodes=PLAN_NODES, preferred=True)
+        result = lazy_greedy(task, timeout=None, max_nodes=PLAN_NODES)
         origin = "non-optimal"
     states = [task.initial_state]
     for action in result.plan or []:

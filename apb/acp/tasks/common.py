@@ -18,7 +18,7 @@ from apb.engine.ground import fluent_predicates
 from apb.planners.h2 import H2
 
 SMALL_BUDGET = 1000  # states enumerated for a state that is outside its problem's (incomplete) space
-WITNESS_NODES = 200_000  # expansions of the greedy search (h_FF, preferred operators) that finds a plan beyond the
+WITNESS_NODES = 200_000  # expansions of the lazy greedy search (h_FF, preferred operators) that finds a plan beyond the
 # enumerated space: deterministic, as every budget here is a count of states or expansions, never of seconds
 GREEDY_NODES = 3000  # expansions of that search for a generation situation without a known plan (300 left most
 # of Barman's random-walk states without one)
@@ -127,11 +127,12 @@ def task_at(task: Task, state: State) -> Task:
 
 
 def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES) -> list[str] | None:
-    """A plan from `state` by greedy best-first search with h_FF and its preferred operators (at most `max_nodes`
-    expansions, no time limit: the same plan on every run), None when none is found."""
-    from apb.planners import solve
+    """A plan from `state` by lazy greedy best-first search with h_FF and its preferred operators, as LAMA's first
+    iteration (apb.planners.lazy_gbfs; at most `max_nodes` expansions, no time limit: the same plan on every run),
+    None when none is found."""
+    from apb.planners.lazy_gbfs import lazy_greedy
 
-    result = solve(task_at(task, state), "gbfs", timeout=None, max_nodes=max_nodes, preferred=True)
+    result = lazy_greedy(task_at(task, state), timeout=None, max_nodes=max_nodes)
     return [str(a) for a in result.plan] if result.solved else None
 
 
