@@ -3,7 +3,7 @@ ACPBench-format files with the gold removed, judged by apb's reproduction of the
 `--official-code`) by ACPBench's own evaluation code.
 
     nice python benchmarks/acp_domains.py [--domains barman-opt11-strips,...] [--count 8] [--out DIR]
-                                          [--official-code] [--markdown]
+                                          [--official-code] [--markdown] [--twice] [--list]
 
 Domains are folders of ../shared/reference/ipc-classical (default: the twelve below, none among ACPBench's 13).
 Prints one row per domain: the fewest records of any task and form (every one of the 22 is counted), the records,
@@ -11,12 +11,14 @@ how many the solver answers (bool, MCQ and generative, read from the English apb
 answers apb's official scorer accepts, how many ACPBench's code can judge and accepts (its parser or grounding
 fails on some domains and states, or its tarski model of the problem cannot be built: a rejection then is not a
 judgement), and the seconds generation and answering take.
-`--list` names every unanswered record and every rejected answer.
+`--list` names every unanswered record and every rejected answer (and every group the wall-clock safety net cut);
+`--twice` generates each domain a second time and says whether every file is byte-identical.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -55,12 +57,28 @@ def tarski_reads(oracle, record: dict) -> bool:
         return get_tarski_problem(record["PDDL_domain"].lower(), record["PDDL_problem"].lower()) is not None
 
 
-def run_domain(name: str, count: int, out: Path, oracle, listed: list) -> dict:
-    """Generate, answer with the gold removed, judge: the counts of one domain."""
+def digest(folder: Path) -> str:
+    """One SHA-256 over every file a generation wrote (names and bytes)."""
+    total = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        total.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return total.hexdigest()
+
+
+def run_domain(name: str, count: int, out: Path, oracle, listed: list, twice: bool = False) -> dict:
+    """Generate (twice with `twice`: the same bytes?), answer with the gold removed, judge: the counts of one
+    domain."""
     start = time.perf_counter()
-    questions, _ = generate(str(IPC / name), count=count, seed=0)
+    questions, stats = generate(str(IPC / name), count=count, seed=0)
     write_questions(questions, out / name)
     generated = time.perf_counter() - start
+    if stats.timed_out:  # the wall-clock safety net cut a group: this file is not the deterministic one
+        listed.append((name, "-", "-", "timed out", ", ".join(sorted(stats.timed_out))))
+    same = "-"
+    if twice:
+        again, _ = generate(str(IPC / name), count=count, seed=0)
+        write_questions(again, out / f"{name}.again")
+        same = "yes" if digest(out / name) == digest(out / f"{name}.again") else "NO"
     folder = out / name / "acpbench"
     read = read_questions(folder)
     records = {}
@@ -103,6 +121,7 @@ def run_domain(name: str, count: int, out: Path, oracle, listed: list) -> dict:
     groups = [group_name(t, f) for t in TASKS for f in task_formats(t)]
     return {"domain": name, "fewest": min(per_group.get(g, 0) for g in groups),
             "short": sorted(g for g in groups if per_group.get(g, 0) < count), **counts,
+            "timed_out": sorted(stats.timed_out), "same_file_twice": same,
             "generate_s": round(generated, 1), "answer_s": round(time.perf_counter() - start, 1)}
 
 
@@ -114,19 +133,21 @@ def main() -> None:
     parser.add_argument("--official-code", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--twice", action="store_true", help="generate each domain twice and compare the files")
     parser.add_argument("--json", help="also write the rows to this JSON file")
     args = parser.parse_args()
     oracle = official_code() if args.official_code else None
     rows, listed = [], []
     head = ("domain", "fewest per task/form", "records", "answered", "accepted (apb)", "official code judges",
-            "official code accepts", "generate s", "answer s")
+            "official code accepts", "same file twice", "generate s", "answer s")
     if args.markdown:
         print("| " + " | ".join(head) + " |\n|---|" + "---:|" * (len(head) - 1))
     for name in args.domains.split(","):
-        row = run_domain(name, args.count, Path(args.out), oracle, listed)
+        row = run_domain(name, args.count, Path(args.out), oracle, listed, args.twice)
         rows.append(row)
         cells = (name, row["fewest"], row["records"], row["answered"], row["accepted"],
-                 row.get("judged", "-"), row.get("official", "-"), row["generate_s"], row["answer_s"])
+                 row.get("judged", "-"), row.get("official", "-"), row["same_file_twice"], row["generate_s"],
+                 row["answer_s"])
         print(("| " + " | ".join(map(str, cells)) + " |") if args.markdown else "  ".join(map(str, cells)),
               flush=True)
         if row["short"]:

@@ -66,3 +66,28 @@ def test_proves_unsolvable_tasks_and_stops_at_the_expansion_budget(tmp_path):
     task = _ipc("barman-opt11-strips", "pfile02-005.pddl")
     cut = lazy_greedy(task, timeout=None, max_nodes=50)
     assert cut.status == NODE_LIMIT and cut.plan is None and cut.expanded == 50
+
+
+def test_a_plan_that_avoids_a_fact_never_makes_it_true_and_none_when_every_plan_needs_it():
+    task = _ipc("blocks", "probBLOCKS-5-0.pddl")
+    plain = lazy_greedy(task, timeout=None, max_nodes=20_000)
+    states = [task.initial_state]
+    for action in plain.plan:
+        states.append(task.apply(states[-1], action))
+    visited = [f for f in range(task.num_facts) if any(s.bits >> f & 1 for s in states)
+               and not task.initial_state.bits >> f & 1]
+    avoided = 0
+    for fid in visited:
+        found = lazy_greedy(task, timeout=None, max_nodes=None, avoid=1 << fid)
+        if found.solved:
+            avoided += 1
+            assert task.validate(found.plan).valid
+            state = task.initial_state
+            for action in found.plan:
+                state = task.apply(state, action)
+                assert not state.bits >> fid & 1
+        else:
+            assert found.status == UNSOLVABLE  # a landmark: the search exhausts the states that avoid it
+    assert 0 < avoided < len(visited)
+    goal = task.goal_pos[0]
+    assert lazy_greedy(task, timeout=None, avoid=1 << goal).status == UNSOLVABLE

@@ -7,8 +7,9 @@ come from FF's relaxed planning graph in numpy (apb.planners.relaxed_layers), on
 Two queues as in Fast Downward's `lazy_greedy([ff], preferred=[ff], boost=1000)`: every successor enters the first,
 the successors reached by a preferred operator the second as well; the queue with the higher priority is taken
 (each pop costs 1) and the preferred queue gains 1000 whenever h reaches a new low. A state is expanded at most
-once; dead ends (no relaxed plan) are pruned when evaluated. The budget counts expansions (`max_nodes`), so the
-result does not depend on the machine's speed; the plan is validated by the engine.
+once; dead ends (no relaxed plan) are pruned when evaluated, and so is every state where a fact of `avoid` (a
+bitmask) holds: the plan found then never makes one true (a landmark's disproof). The budget counts expansions
+(`max_nodes`), so the result does not depend on the machine's speed; the plan is validated by the engine.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from apb.planners.space import Successors, goal_test
 BOOST = 1000  # priority the preferred queue gains on progress (Fast Downward's default boost)
 
 
-def lazy_greedy(task: Task, *, timeout: float | None = 60.0, max_nodes: int | None = None) -> SearchResult:
-    """Lazy GBFS with h_FF and preferred operators (see the module docstring); complete on finite tasks."""
+def lazy_greedy(task: Task, *, timeout: float | None = 60.0, max_nodes: int | None = None, avoid: int = 0
+                ) -> SearchResult:
+    """Lazy GBFS with h_FF and preferred operators (see the module docstring); complete on finite tasks. With
+    `avoid`, only states where none of its facts holds are searched (UNSOLVABLE: no plan avoids them)."""
     budget = Budget(timeout, max_nodes)
     relaxed = RelaxedLayers(task)
     successors = Successors(task)
@@ -51,6 +54,8 @@ def lazy_greedy(task: Task, *, timeout: float | None = 60.0, max_nodes: int | No
                             message, {"preferred": True, "lazy": True})
 
     root = task.initial_state.bits
+    if root & avoid:
+        return finish(UNSOLVABLE)
     # queue entries: (h of the parent, 0 if reached by a preferred operator else 1, order, parent bits, action,
     # state bits)
     queues: tuple[list, list] = ([(0, 0, 0, -1, -1, root)], [])
@@ -81,7 +86,7 @@ def lazy_greedy(task: Task, *, timeout: float | None = 60.0, max_nodes: int | No
         expanded += 1
         for index, succ in successors(bits):
             generated += 1
-            if succ in closed:
+            if succ in closed or succ & avoid:
                 continue
             preferred = index in helpful
             entry = (h, 0 if preferred else 1, seq, bits, index, succ)

@@ -17,13 +17,12 @@ landmark generators do), else "None"; bool/MCQ: the fact is a landmark.
 
 from __future__ import annotations
 
-import heapq
 import random
 
 from apb.acp.proofs import fact_key, normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation
+from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation, task_at
 from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks, goal_atoms
 from apb.acp.tasks.plans import along_plan, near_goal
 from apb.acp.truth import (
@@ -34,8 +33,8 @@ from apb.acp.truth import (
     replay_claims,
     verdict_check,
 )
-from apb.planners.heuristics import INF, make_heuristic
-from apb.planners.space import Successors, goal_test
+from apb.engine import State
+from apb.planners.lazy_gbfs import lazy_greedy
 
 AVOID_NODES = 300  # expansions of each such search while generating
 ALONG = 12  # other states on a state's plan tried for a question that needs a non-trivial landmark
@@ -171,33 +170,16 @@ def decide(q: Question, item: dict, option: dict) -> bool | None:
 
 
 def _avoiding_plan(task, atom: str, max_nodes: int = LAND_NODES, start: int | None = None) -> list[str] | None:
-    """A plan from the initial state (or the state `start`, its bits) on which `atom` never holds: greedy best-first
-    search (h_FF) that prunes every state where it holds; None when none is found within max_nodes expansions."""
+    """A plan from the initial state (or the state `start`, its bits) on which `atom` never holds: lazy greedy
+    best-first search (h_FF, preferred operators) that prunes every state where it holds; None when none is found
+    within max_nodes expansions."""
     fid = fact_key(task, atom)
     start = task.initial_state.bits if start is None else start
     if fid is None or start >> fid & 1:
         return None
-    successors, h, is_goal = Successors(task), make_heuristic("ff", task), goal_test(task)
-    parent: dict[int, tuple[int, int] | None] = {start: None}
-    heap, seq, expanded = [(h(start), 0, start)], 1, 0
-    while heap and expanded < max_nodes:
-        _, _, bits = heapq.heappop(heap)
-        expanded += 1
-        for index, succ in successors(bits):
-            if succ in parent or succ >> fid & 1:
-                continue
-            parent[succ] = (bits, index)
-            if is_goal(succ):
-                plan = []
-                while parent[succ] is not None:
-                    succ, index = parent[succ]
-                    plan.append(str(task.actions[index]))
-                return plan[::-1]
-            value = h(succ)
-            if value != INF:
-                heapq.heappush(heap, (value, seq, succ))
-                seq += 1
-    return None
+    result = lazy_greedy(task_at(task, State(start)), timeout=None, max_nodes=max_nodes,
+                         avoid=1 << fid)
+    return [str(a) for a in result.plan] if result.solved else None
 
 
 _PLANS: dict = {}
