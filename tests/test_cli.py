@@ -167,6 +167,15 @@ def test_solve_json_and_budget_exhaustion(capsys, reference):
     assert code == 1 and json.loads(out)["status"] == "node_limit"
 
 
+def test_solve_with_lazy_greedy_search_from_the_command_line(capsys, reference):
+    domain, problem, _ = gold(reference / "logistics", 12)
+    code, out, _ = run_cli(capsys, "solve", domain, problem, "--planner", "lazy-gbfs", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "solved" and data["planner"] == "lazy-gbfs"
+    assert load_task(domain, problem).validate(data["plan"]).valid
+    assert 0 < data["expanded"] <= data["evaluated"]  # lazy: one relaxed plan per state taken from the queue
+
+
 # ---- apb state -----------------------------------------------------------------------------------------------
 def test_state_after_plan_prefix_with_explanation(capsys, reference):
     domain, problem, plan = gold(reference / "blocksworld", 1)

@@ -256,7 +256,7 @@ def test_hmax_lmcut_and_optimal_cost_are_ordered_on_every_reachable_state(name, 
 
 
 # ---- statuses and budgets ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("planner", ["bfs", "astar", "gbfs"])
+@pytest.mark.parametrize("planner", ["bfs", "astar", "gbfs", "lazy-gbfs"])
 def test_unsolvable_tasks_are_reported(planner):
     for problem in (2, 3):  # unsolvable through deletes only / already without deletes
         result = solve(tiny_task("vase", problem), planner)
@@ -280,7 +280,7 @@ def test_astar_with_hmax_is_optimal_too():
 
 
 @pytest.mark.parametrize(("planner", "heuristic"), [("bfs", None), ("astar", None), ("astar", "hmax"),
-                                                     ("astar", "blind"), ("gbfs", None)])
+                                                     ("astar", "blind"), ("gbfs", None), ("lazy-gbfs", None)])
 def test_max_nodes_stops_with_node_limit(planner, heuristic):
     task = reference_task(*HARD)
     result = solve(task, planner, max_nodes=5, heuristic=heuristic)
@@ -289,7 +289,7 @@ def test_max_nodes_stops_with_node_limit(planner, heuristic):
     assert result.plan is None and "5" in result.message
 
 
-@pytest.mark.parametrize("planner", ["bfs", "astar", "gbfs", "random"])
+@pytest.mark.parametrize("planner", ["bfs", "astar", "gbfs", "lazy-gbfs", "random"])
 def test_a_zero_timeout_stops_with_timeout(planner):
     task = reference_task(*HARD)
     result = solve(task, planner, timeout=0.0)
@@ -300,14 +300,14 @@ def test_a_zero_timeout_stops_with_timeout(planner):
 
 def test_goal_initial_state_gives_the_empty_plan():
     there = tiny_task("chain", 2)
-    for planner in ("bfs", "astar", "gbfs", "random"):
+    for planner in ("bfs", "astar", "gbfs", "lazy-gbfs", "random"):
         result = solve(there, planner)
         assert result.status == "solved" and result.plan == [], planner
 
 
 def test_solve_rejects_bad_requests_with_clear_errors():
     task = tiny_task("chain")
-    with pytest.raises(ApbError, match=r"unknown planner 'dfs'.*bfs, astar, ucs, gbfs, random, fd-opt, fd-sat"):
+    with pytest.raises(ApbError, match=r"unknown planner 'dfs'.*bfs, astar, ucs, gbfs, lazy-gbfs, random, fd-opt"):
         solve(task, "dfs")
     with pytest.raises(ApbError, match="admissible"):
         solve(task, "astar", heuristic="ff")
@@ -323,7 +323,7 @@ def test_solve_rejects_bad_requests_with_clear_errors():
         solve(task, "learned")
     with pytest.raises(ApbError, match="astar takes no search"):
         solve(task, "astar", search="policy")
-    assert PLANNERS == ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat", "learned")
+    assert PLANNERS == ("bfs", "astar", "ucs", "gbfs", "lazy-gbfs", "random", "fd-opt", "fd-sat", "learned")
 
 
 def test_results_convert_to_json():
@@ -339,7 +339,7 @@ def test_results_convert_to_json():
 
 def test_planners_are_deterministic():
     task = reference_task("logistics", "instance-12")
-    for planner in ("bfs", "astar", "gbfs"):
+    for planner in ("bfs", "astar", "gbfs", "lazy-gbfs"):
         first, second = solve(task, planner), solve(task, planner)
         assert first.plan == second.plan and first.expanded == second.expanded, planner
 

@@ -29,7 +29,8 @@ def add_parsers(commands) -> None:
     p.add_argument("domain")
     p.add_argument("problem")
     p.add_argument("--planner", choices=PLANNERS, default="astar",
-                   help="bfs, astar (LM-cut, optimal), gbfs (h_FF), random, fd-opt, fd-sat, learned (greedy search "
+                   help="bfs, astar (LM-cut, optimal), gbfs (h_FF), lazy-gbfs (lazy h_FF, preferred operators: many "
+                   "actions), random, fd-opt, fd-sat, learned (greedy search "
                    "with --knowledge, a file of any learner) (default: astar)")
     p.add_argument("--knowledge", metavar="DK", help="the knowledge file of apb rl train (--planner learned)")
     p.add_argument("--search", choices=SEARCHES, help="--planner learned: greedy policy execution or greedy "

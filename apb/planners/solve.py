@@ -10,12 +10,13 @@ from apb.planners.downward import fast_downward
 from apb.planners.gbfs import greedy_best_first
 from apb.planners.heuristics import Heuristic
 from apb.planners.knowledge import solve_with_knowledge
+from apb.planners.lazy_gbfs import lazy_greedy
 from apb.planners.random_walk import random_walk
 from apb.planners.result import SearchResult
 
-PLANNERS = ("bfs", "astar", "ucs", "gbfs", "random", "fd-opt", "fd-sat", "learned")
+PLANNERS = ("bfs", "astar", "ucs", "gbfs", "lazy-gbfs", "random", "fd-opt", "fd-sat", "learned")
 HEURISTIC_PLANNERS = ("astar", "gbfs")  # planners that take a heuristic (all but blind use the relaxed task)
-_TAKES_NODES = ("bfs", "astar", "ucs", "gbfs", "learned")
+_TAKES_NODES = ("bfs", "astar", "ucs", "gbfs", "lazy-gbfs", "learned")
 
 
 def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, max_nodes: int | None = None,
@@ -24,7 +25,9 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
     """Runs one planner on `task` (see PLANNERS; `ucs` is uniform-cost search, optimal with action costs).
     `timeout` is in seconds, `max_nodes` bounds expansions, `max_steps` and `seed` drive the random walk,
     `heuristic` overrides the default of astar (lmcut) or gbfs (ff); `preferred` gives gbfs h_FF's preferred
-    operators and a boosted dual queue (apb.planners.gbfs); `learned` plans with the `knowledge` file of apb rl train
+    operators and a boosted dual queue (apb.planners.gbfs); `lazy-gbfs` is lazy greedy search with h_FF and preferred
+    operators, as LAMA's first iteration without landmarks (apb.planners.lazy_gbfs: one relaxed plan per expansion,
+    for tasks with many actions); `learned` plans with the `knowledge` file of apb rl train
     (any learner): `search` "policy" (greedy policy execution) or "gbfs" (apb.planners.knowledge).
     """
     name = str(planner).lower()
@@ -56,6 +59,8 @@ def solve(task: Task, planner: str = "astar", *, timeout: float | None = 60.0, m
     if name == "gbfs":
         return greedy_best_first(task, heuristic=heuristic or "ff", timeout=timeout, max_nodes=max_nodes,
                                  preferred=preferred)
+    if name == "lazy-gbfs":
+        return lazy_greedy(task, timeout=timeout, max_nodes=max_nodes)
     if name == "random":
         return random_walk(task, max_steps=max_steps, seed=seed, timeout=timeout)
     return fast_downward(task, "opt" if name == "fd-opt" else "sat", timeout=timeout)
