@@ -12,7 +12,9 @@ answers apb's official scorer accepts, how many ACPBench's code can judge and ac
 fails on some domains and states, or its tarski model of the problem cannot be built: a rejection then is not a
 judgement), and the seconds generation and answering take.
 `--list` names every unanswered record and every rejected answer (and every group the wall-clock safety net cut);
-`--twice` generates each domain a second time and says whether every file is byte-identical.
+`--twice` generates each domain a second time and says whether every file is byte-identical. With
+`--official-code` ACPBench's code also judges every generative gold (but just's, a removal rather than an answer) as an
+answer; `--golds-only` does only that, on the folders a run left under `--out`.
 """
 
 from __future__ import annotations
@@ -30,8 +32,10 @@ from apb.acp import generate
 from apb.acp.acceptance import judge
 from apb.acp.english.generated import attach_domains
 from apb.acp.importer import read_json_array
+from apb.acp.oracle import oracle_answer
 from apb.acp.question_files import read_questions, write_questions
 from apb.acp.records import TASKS, group_name, task_formats
+from apb.acp.scorers import release_text
 from apb.acp.solver import solve_question
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +67,31 @@ def digest(folder: Path) -> str:
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         total.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
     return total.hexdigest()
+
+
+def judge_golds(folder: Path, oracle, listed: list) -> dict:
+    """ACPBench's code on the gold of every generative record of a generated folder (its acpbench/ files), in
+    ACPBench's answer format (`apb.acp.oracle`): {"gold_judged", "gold_accepted"}. just is left out: its released
+    gold is the removal, not an answer (no scorer accepts it as one)."""
+    counts: Counter = Counter()
+    records: dict = {}
+    for path in (folder / "acpbench").rglob("*.gen.json"):
+        records.update({r["id"]: r for r in read_json_array(path)})
+    for q in read_questions(folder / "acpbench"):
+        if q.format != "gen" or q.task == "just":
+            continue
+        text = release_text(q, oracle_answer(q))
+        try:
+            ok = oracle.verdict(records[q.id], q.task, q.format, text)
+        except Exception:  # the official code cannot judge it (tarski's parser, grounding)
+            continue
+        if not ok and not tarski_reads(oracle, records[q.id]):
+            continue  # its tarski model of the problem cannot be built: a rejection is not a judgement
+        counts["gold_judged"] += 1
+        counts["gold_accepted"] += bool(ok)
+        if not ok:
+            listed.append((folder.name, q.group, q.id, "official code rejects the gold", text[:80]))
+    return {"gold_judged": counts["gold_judged"], "gold_accepted": counts["gold_accepted"]}
 
 
 def run_domain(name: str, count: int, out: Path, oracle, listed: list, twice: bool = False) -> dict:
@@ -118,6 +147,8 @@ def run_domain(name: str, count: int, out: Path, oracle, listed: list, twice: bo
             counts["official"] += bool(ok)
             if not ok:
                 listed.append((name, q.group, q.id, "official code rejects", found[1][:80]))
+    if oracle is not None:
+        counts.update(judge_golds(out / name, oracle, listed))
     groups = [group_name(t, f) for t in TASKS for f in task_formats(t)]
     return {"domain": name, "fewest": min(per_group.get(g, 0) for g in groups),
             "short": sorted(g for g in groups if per_group.get(g, 0) < count), **counts,
@@ -135,19 +166,31 @@ def main() -> None:
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--twice", action="store_true", help="generate each domain twice and compare the files")
     parser.add_argument("--json", help="also write the rows to this JSON file")
+    parser.add_argument("--golds-only", action="store_true", help="with --official-code: only judge the generative "
+                        "golds of the domains already generated under --out")
     args = parser.parse_args()
+    if args.golds_only:
+        oracle, listed = official_code(), []
+        for name in args.domains.split(","):
+            row = judge_golds(Path(args.out) / name, oracle, listed)
+            print(f"{name}: ACPBench's code judges {row['gold_judged']} generative golds and accepts "
+                  f"{row['gold_accepted']}", flush=True)
+        for item in listed:
+            print("   ", *item)
+        return
     oracle = official_code() if args.official_code else None
     rows, listed = [], []
     head = ("domain", "fewest per task/form", "records", "answered", "accepted (apb)", "official code judges",
-            "official code accepts", "same file twice", "generate s", "answer s")
+            "official code accepts", "official code accepts gold", "same file twice", "generate s", "answer s")
     if args.markdown:
         print("| " + " | ".join(head) + " |\n|---|" + "---:|" * (len(head) - 1))
     for name in args.domains.split(","):
         row = run_domain(name, args.count, Path(args.out), oracle, listed, args.twice)
         rows.append(row)
         cells = (name, row["fewest"], row["records"], row["answered"], row["accepted"],
-                 row.get("judged", "-"), row.get("official", "-"), row["same_file_twice"], row["generate_s"],
-                 row["answer_s"])
+                 row.get("judged", "-"), row.get("official", "-"),
+                 f"{row['gold_accepted']}/{row['gold_judged']}" if "gold_judged" in row else "-",
+                 row["same_file_twice"], row["generate_s"], row["answer_s"])
         print(("| " + " | ".join(map(str, cells)) + " |") if args.markdown else "  ".join(map(str, cells)),
               flush=True)
         if row["short"]:
