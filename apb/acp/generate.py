@@ -21,7 +21,7 @@ from typing import Any
 from apb.acp.balance import target
 from apb.acp.errors import ACPError
 from apb.acp.records import FORMATS, TASKS, Question, group_name, question_id, task_formats
-from apb.acp.sampling import sample_states
+from apb.acp.sampling import rollout_states, sample_states
 from apb.acp.space import DEFAULT_BUDGET, TIME_LIMIT, StateSpace
 from apb.acp.tasks import TASKS as REGISTRY
 from apb.acp.tasks import ProblemInfo, Situation
@@ -33,6 +33,7 @@ from apb.nl.sources import load_templates
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
+WIDEN_ROUNDS = 3  # rounds of random-rollout states added per problem once every problem is in and a group is short
 _SAMPLED: dict[tuple, tuple] = {}  # (domain, problem, seed, budget) -> (ProblemInfo, situations), per process
 _SAMPLED_LOCKS: dict[tuple, threading.Lock] = {}
 _SAMPLED_LOCK = threading.Lock()
@@ -87,6 +88,7 @@ class Generator:
         self.situations: list[Situation] = []
         self._infos: dict[str, ProblemInfo] = {}
         self._failures: dict[tuple, int] = {}
+        self._widened = 0
         self._wordings: dict[tuple[str, str], Wording] = {}
         self._domain_pddl = self.dataset.domain_text()
         # a bad description (file) is refused now, not after generating
@@ -107,6 +109,22 @@ class Generator:
             self.situations.extend(added)
             return True
         return False
+
+    def _widen(self) -> bool:
+        """Adds STATES_PER_PROBLEM more states of every problem in use, from seeded random rollouts (at most
+        WIDEN_ROUNDS times): a dataset of few problems whose first states cannot fill a group (Zenotravel's
+        non-trivial landmarks appear in few states); False when no round is left or no new state is found."""
+        if self._widened >= WIDEN_ROUNDS:
+            return False
+        self._widened += 1
+        added = False
+        for problem, info in self._infos.items():
+            known = {sit.state for sit in self.situations if sit.info is info}
+            rng = random.Random(question_id(self.seed, "widen", problem, self._widened))
+            for state in rollout_states(info.task, rng, STATES_PER_PROBLEM, known):
+                self.situations.append(Situation(info, state, "random"))
+                added = True
+        return added
 
     def _sampled(self, entry) -> tuple[ProblemInfo, list[Situation]]:
         """A problem's state space and sampled situations, computed once per process for the task items running
@@ -137,7 +155,9 @@ class Generator:
         repeats = 0
         for attempt in range(TRIES_PER_QUESTION):
             if attempt and attempt % 10 == 0 and (repeats or len(self.stats.problems) < MAX_PROBLEMS):
-                self._more()  # the states so far cannot fill this group (or only repeat questions): widen the pool
+                # the states so far cannot fill this group (or only repeat questions): another problem, else more
+                # states of those in use
+                self._more() or self._widen()
             rng = random.Random(question_id(self.seed, task, fmt, number, attempt))
             sit = self.situations[rng.randrange(len(self.situations))]
             key = (id(sit), task, fmt, want if fmt == "bool" else None)  # an MCQ fails the same for every letter

@@ -57,6 +57,22 @@ def _planned_states(task: Task, plans: dict | None = None) -> tuple[list[State],
     return states, origin
 
 
+def rollout_states(task: Task, rng: random.Random, count: int, known: set[State]) -> list[State]:
+    """Up to `count` new non-goal states with an applicable action (not in `known`), found on seeded random rollouts
+    from the initial state (at most 4 * count rollouts of ROLLOUT_STEPS steps), for a group the first states cannot
+    fill (`apb.acp.generate.Generator`)."""
+    found: dict[State, None] = {}
+    for _ in range(4 * count):
+        for state in _walk(task, task.initial_state, rng, ROLLOUT_STEPS)[1:]:
+            if state not in known and state not in found and not task.is_goal(state) and task.applicable(state):
+                found[state] = None
+        if len(found) >= count:
+            break
+    states = sorted(found, key=lambda s: s.bits)
+    rng.shuffle(states)
+    return states[:count]
+
+
 def sample_states(task: Task, space: StateSpace, rng: random.Random, count: int, plans: dict | None = None
                   ) -> list[tuple[State, str]]:
     """Up to `count` distinct non-goal states with their origin: `optimal`, `non-optimal` or `random`. Beyond the

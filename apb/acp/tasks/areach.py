@@ -32,6 +32,7 @@ from apb.acp.tasks.reachability import (
     none_check,
     reachable_actions,
     state_h2,
+    ungrounded_sample,
     unreachable_actions,
     unsolvable,
 )
@@ -68,6 +69,8 @@ def areach(sit: Situation, fmt: str, rng: random.Random, want: bool | str) -> Qu
     found = unreachable_actions(prover, action_candidates(task))
     if not found and not prover.exhaustive:  # beyond the enumerated space: those h^2 proves never apply
         found = dict.fromkeys(h2_never(sit), "h2")
+    if universe is None and len(found) < 3:  # too many to list, and the grounded ones (nearly) all apply somewhere
+        found.update(dict.fromkeys(ungrounded_sample(task, rng), "ungrounded"))
     unreachable = {action: found[action] for action in pick(rng, list(found), 400)}
     hard = [a for a, m in unreachable.items() if m != "ungrounded"]
     never = hard if hard and rng.random() < 0.9 else list(unreachable)

@@ -191,6 +191,20 @@ def bindings(task: Task, schemas):
             yield "(" + " ".join((name, *args)) + ")"
 
 
+def sampled_bindings(task: Task, schemas, rng: random.Random, count: int) -> list[str]:
+    """Up to `count` distinct type-consistent bindings drawn at random (a schema, then each parameter's object), for
+    universes too big to list (`bindings` enumerates them in order); at most 4 * count draws."""
+    domains = [(name, [_objects_of(task, p.types) for p in parameters]) for name, parameters in schemas]
+    domains = [(name, objects) for name, objects in domains if all(objects)]
+    found: dict[str, None] = {}
+    for _ in range(4 * count if domains else 0):
+        name, objects = domains[rng.randrange(len(domains))]
+        found["(" + " ".join((name, *(rng.choice(o) for o in objects))) + ")"] = None
+        if len(found) >= count:
+            break
+    return list(found)
+
+
 def fluent_schemas(task: Task) -> list[tuple[str, tuple]]:
     """(name, parameters) of the domain's fluent predicates."""
     fluent = fluent_predicates(task.domain)

@@ -12,7 +12,14 @@ import weakref
 
 from apb.acp.proofs import H2_LIMIT, Prover, Verdict, fact_key, normal_atom
 from apb.acp.records import Question
-from apb.acp.tasks.common import Situation, action_universe, atom_universe, parsed_action
+from apb.acp.tasks.common import (
+    Situation,
+    action_schemas,
+    action_universe,
+    atom_universe,
+    parsed_action,
+    sampled_bindings,
+)
 from apb.acp.truth import (
     Check,
     canonical_action,
@@ -108,6 +115,18 @@ def distinct_first(action: str) -> tuple[bool, str]:
     a repeated-argument one (`(sail l0 l0)`) only where no other action is never applicable."""
     args = action.strip("()").split()[1:]
     return len(set(args)) < len(args), action
+
+
+def ungrounded_sample(task, rng, count: int = 200) -> list[str]:
+    """Type-consistent actions grounding drops (a static precondition is false, or the delete relaxation never
+    reaches one from the initial state: they never apply), drawn at random, for a task whose universe of actions is
+    too big to list (untyped domains such as Driverlog's and Zenotravel's, whose grounded actions all apply
+    somewhere); those binding distinct objects first (`distinct_first`)."""
+    grounded = grounded_actions(task)
+    costs = bool(getattr(task, "has_costs", False))
+    drawn = sampled_bindings(task, action_schemas(task), rng, count)
+    found = [a for a in drawn if a not in grounded and (not costs or parsed_action(task, a) is not None)]
+    return sorted(found, key=distinct_first)
 
 
 def unreachable_actions(prover: Prover, universe: list[str]) -> dict[str, str]:
