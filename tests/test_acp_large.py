@@ -141,3 +141,41 @@ def test_the_solver_answers_generative_reach_with_what_the_projection_proves():
     answer = solve_question(q)
     assert answer is not None and answer[1].startswith("(capacity truck-1 capacity-")
     assert int(answer[1].rstrip(")").rsplit("-", 1)[1]) > 2
+
+
+def test_untyped_domains_get_areach_questions_whose_no_is_an_action_grounding_drops():
+    """Driverlog is untyped: its type-consistent actions are too many to list and every grounded one applies
+    somewhere, so the "no" answers (bool) and wrong options (MCQ) are bindings grounding drops, drawn at random as
+    the release's are ("navigate the truck l2-1 from its current location t1"); the solver decides each, and each
+    "no" action is one the task does not ground."""
+    if not (IPC / "driverlog").is_dir():
+        pytest.skip("no IPC reference domain driverlog")
+    generator = Generator(str(IPC / "driverlog"), seed=0)
+    questions = generator.generate(["areach"], ["bool", "mcq"], 8)
+    assert sorted(q.format for q in questions) == ["bool"] * 8 + ["mcq"] * 8
+    grounded = {str(a) for info in generator._infos.values() for a in info.task.actions}
+    noes = [q for q in questions if q.format == "bool" and q.answer == "no"]
+    assert len(noes) == 4
+    for q in noes:
+        assert q.item["action"] not in grounded
+    for q in questions:
+        found = solve_question(replace(q, answer=None, held_out=True))
+        assert found is not None and found[0] == q.answer, (q.id, q.answer, found)
+
+
+def test_a_short_group_widens_the_pool_with_rollout_states_of_the_problems_in_use():
+    """Zenotravel's three problems: their first sampled states have almost no non-trivial landmark (every plane can
+    carry every person), so land bool "yes" questions ran out at 2 of 4; seeded rollout states fill the group, the
+    same ones on every run."""
+    if not (IPC / "zenotravel").is_dir():
+        pytest.skip("no IPC reference domain zenotravel")
+    runs = []
+    for _ in range(2):
+        generator = Generator(str(IPC / "zenotravel"), seed=0)
+        questions = generator.generate(["land"], ["bool"], 8)
+        runs.append([(q.id, q.answer) for q in questions])
+        assert generator._widened >= 1
+    assert runs[0] == runs[1]
+    assert [a for _, a in runs[0]].count("yes") == 4 and len(runs[0]) == 8
+    for q in questions:
+        assert _answered(q)
