@@ -33,7 +33,8 @@ from apb.nl.sources import load_templates
 STATES_PER_PROBLEM = 8
 TRIES_PER_QUESTION = 40
 MAX_PROBLEMS = 4  # problems a hard-to-fill group may pull in beyond the first two
-WIDEN_ROUNDS = 3  # rounds of random-rollout states added per problem once every problem is in and a group is short
+WIDEN_ROUNDS = 3  # rounds of random-rollout states per problem for questions the sampled states cannot give
+WIDE_TRIES = 30  # further tries of such a question, among those states only (10 per round)
 _SAMPLED: dict[tuple, tuple] = {}  # (domain, problem, seed, budget) -> (ProblemInfo, situations), per process
 _SAMPLED_LOCKS: dict[tuple, threading.Lock] = {}
 _SAMPLED_LOCK = threading.Lock()
@@ -89,6 +90,7 @@ class Generator:
         self._infos: dict[str, ProblemInfo] = {}
         self._failures: dict[tuple, int] = {}
         self._widened = 0
+        self._wide: list[Situation] = []  # rollout states for the questions the sampled ones cannot give
         self._wordings: dict[tuple[str, str], Wording] = {}
         self._domain_pddl = self.dataset.domain_text()
         # a bad description (file) is refused now, not after generating
@@ -110,21 +112,18 @@ class Generator:
             return True
         return False
 
-    def _widen(self) -> bool:
-        """Adds STATES_PER_PROBLEM more states of every problem in use, from seeded random rollouts (at most
-        WIDEN_ROUNDS times): a dataset of few problems whose first states cannot fill a group (Zenotravel's
-        non-trivial landmarks appear in few states); False when no round is left or no new state is found."""
+    def _widen(self) -> None:
+        """Adds STATES_PER_PROBLEM more states of every problem in use to the wide pool, from seeded random rollouts
+        (at most WIDEN_ROUNDS times): for a question no sampled state gives (Zenotravel's non-trivial landmarks are
+        in few states). The sampled pool is left as it is, so every question it gives stays the same."""
         if self._widened >= WIDEN_ROUNDS:
-            return False
+            return
         self._widened += 1
-        added = False
         for problem, info in self._infos.items():
-            known = {sit.state for sit in self.situations if sit.info is info}
+            known = {sit.state for sit in self.situations + self._wide if sit.info is info}
             rng = random.Random(question_id(self.seed, "widen", problem, self._widened))
             for state in rollout_states(info.task, rng, STATES_PER_PROBLEM, known):
-                self.situations.append(Situation(info, state, "random"))
-                added = True
-        return added
+                self._wide.append(Situation(info, state, "random"))
 
     def _sampled(self, entry) -> tuple[ProblemInfo, list[Situation]]:
         """A problem's state space and sampled situations, computed once per process for the task items running
@@ -153,13 +152,17 @@ class Generator:
         expected = target(fmt, number, self.seed if balance_seed is None else balance_seed)
         want = expected == "yes" if fmt == "bool" else expected
         repeats = 0
-        for attempt in range(TRIES_PER_QUESTION):
-            if attempt and attempt % 10 == 0 and (repeats or len(self.stats.problems) < MAX_PROBLEMS):
-                # the states so far cannot fill this group (or only repeat questions): another problem, else more
-                # states of those in use
-                self._more() or self._widen()
+        for attempt in range(TRIES_PER_QUESTION + WIDE_TRIES):
+            wide = attempt >= TRIES_PER_QUESTION
+            if wide and self._widened <= (attempt - TRIES_PER_QUESTION) // 10:
+                self._widen()  # no sampled state gives this question: rollout states of every problem in use
+            elif attempt and attempt % 10 == 0 and (repeats or len(self.stats.problems) < MAX_PROBLEMS):
+                self._more()  # the states so far cannot fill this group (or only repeat questions): widen the pool
+            pool = self._wide if wide else self.situations
+            if not pool:
+                break
             rng = random.Random(question_id(self.seed, task, fmt, number, attempt))
-            sit = self.situations[rng.randrange(len(self.situations))]
+            sit = pool[rng.randrange(len(pool))]
             key = (id(sit), task, fmt, want if fmt == "bool" else None)  # an MCQ fails the same for every letter
             if self._failures.get(key, 0) >= FAILURES[fmt]:
                 continue  # this situation cannot give such a question (generative ones fail deterministically)
