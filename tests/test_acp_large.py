@@ -179,3 +179,17 @@ def test_a_short_group_widens_the_pool_with_rollout_states_of_the_problems_in_us
     assert [a for _, a in runs[0]].count("yes") == 4 and len(runs[0]) == 8
     for q in questions:
         assert _answered(q)
+
+
+def test_the_wide_pool_changes_no_question_the_sampled_states_give(monkeypatch):
+    """Rollout states are tried only after a question's tries on the sampled states fail: every question written
+    without them is written with them too (Peg Solitaire's just MCQ lost one when they joined the sampled pool)."""
+    if not (IPC / "zenotravel").is_dir():
+        pytest.skip("no IPC reference domain zenotravel")
+    import apb.acp.generate as generate_module
+
+    with_wide = Generator(str(IPC / "zenotravel"), seed=0).generate(["land"], ["bool"], 8)
+    monkeypatch.setattr(generate_module, "WIDEN_ROUNDS", 0)
+    without = Generator(str(IPC / "zenotravel"), seed=0).generate(["land"], ["bool"], 8)
+    assert len(without) < len(with_wide)
+    assert {q.id for q in without} < {q.id for q in with_wide}
