@@ -121,7 +121,7 @@ def ungrounded_sample(task, rng, count: int = 200) -> list[str]:
     """Type-consistent actions grounding drops (a static precondition is false, or the delete relaxation never
     reaches one from the initial state: they never apply), drawn at random, for a task whose universe of actions is
     too big to list (untyped domains such as Driverlog's and Zenotravel's, whose grounded actions all apply
-    somewhere); those binding distinct objects first (`distinct_first`)."""
+    somewhere), in `distinct_first` order."""
     grounded = grounded_actions(task)
     costs = bool(getattr(task, "has_costs", False))
     drawn = sampled_bindings(task, action_schemas(task), rng, count)
