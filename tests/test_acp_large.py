@@ -18,7 +18,7 @@ from apb.acp.records import Question
 from apb.acp.scorers import official
 from apb.acp.solver import solve_question
 from apb.acp.tasks import land, plans, reach
-from apb.acp.tasks.common import Situation, greedy_plan
+from apb.acp.tasks.common import Situation, greedy_plan, task_at
 from apb.acp.tasks.goals import goal_atoms
 from apb.acp.truth import first_failure, question_prover, question_task
 
@@ -194,3 +194,27 @@ def test_the_wide_pool_changes_no_question_the_sampled_states_give(monkeypatch):
     without = Generator(str(IPC / "zenotravel"), seed=0).generate(["land"], ["bool"], 8)
     assert len(without) < len(with_wide)
     assert {q.id for q in without} < {q.id for q in with_wide}
+
+
+def test_each_thread_searches_from_its_own_state():
+    """`apb acp generate` runs its task items in threads that share the problems' tasks: a search view shared
+    between threads had its initial state changed by another thread mid-search (a plan found from one state was
+    replayed from another: "serve_sandwich_no_gluten ... is not applicable" on Childsnack at --concurrency 4)."""
+    import threading
+
+    situations = _situations("childsnack-opt14-strips")
+    task, states = situations[0].task, [situations[0].state, situations[1].state]
+    assert states[0] != states[1]
+    barrier, seen = threading.Barrier(2), {}
+
+    def search_from(i: int) -> None:
+        view = task_at(task, states[i])
+        barrier.wait()  # both threads have set their view's state
+        seen[i] = view.initial_state == states[i] and greedy_plan(task, states[i]) is not None
+
+    threads = [threading.Thread(target=search_from, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {0: True, 1: True}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+import threading
 import weakref
 from dataclasses import dataclass, field, replace
 
@@ -24,7 +25,7 @@ GREEDY_NODES = 3000  # expansions of that search for a generation situation with
 # of Barman's random-walk states without one)
 _UNSET = object()
 _GREEDY_PLANS: dict[tuple, list[str] | None] = {}
-_VIEWS: weakref.WeakKeyDictionary[Task, Task] = weakref.WeakKeyDictionary()
+_VIEWS = threading.local()  # per thread: {task: its view} (`task_at`)
 UNIVERSE_LIMIT = 20000  # atoms or actions; larger universes are sampled, and "None" answers are not generated
 
 
@@ -118,10 +119,15 @@ class Situation:
 
 
 def task_at(task: Task, state: State) -> Task:
-    """The task with `state` as its initial state (a shallow copy that shares the grounding, one per task)."""
-    view = _VIEWS.get(task)
+    """The task with `state` as its initial state (a shallow copy that shares the grounding, one per task and
+    thread: the task items of `apb acp generate` run side by side in threads and share their problems' tasks, so a
+    view shared between threads could have its initial state changed by another thread during a search)."""
+    views = getattr(_VIEWS, "by_task", None)
+    if views is None:
+        views = _VIEWS.by_task = weakref.WeakKeyDictionary()
+    view = views.get(task)
     if view is None:
-        view = _VIEWS[task] = copy.copy(task)
+        view = views[task] = copy.copy(task)
     view.initial_state = state
     return view
 
