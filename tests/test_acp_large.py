@@ -218,3 +218,24 @@ def test_each_thread_searches_from_its_own_state():
     for thread in threads:
         thread.join()
     assert seen == {0: True, 1: True}
+
+
+def test_tasks_side_by_side_in_threads_write_the_questions_one_thread_writes(monkeypatch):
+    """Beyond the enumerated space the task items share situations whose plans come from searches: at --concurrency
+    4 a situation's "no plan" was visible to another thread while its greedy search still ran (just, nexta), and
+    search views were shared between threads; the questions must not depend on the threads."""
+    if not (IPC / "zenotravel").is_dir():
+        pytest.skip("no IPC reference domain zenotravel")
+    from apb.acp import generate as generate_questions
+
+    generate_module = importlib.import_module("apb.acp.generate")
+    common = importlib.import_module("apb.acp.tasks.common")
+    runs = []
+    for concurrency in (1, 4, 4):
+        monkeypatch.setattr(generate_module, "_SAMPLED", {})  # fresh situations: no analysis shared between runs
+        monkeypatch.setattr(common, "_GREEDY_PLANS", {})
+        questions, _ = generate_questions(str(IPC / "zenotravel"), tasks=["val", "just", "nexta"], count=8, seed=0,
+                                          concurrency=concurrency, time_limit=None)
+        runs.append([q.to_dict() for q in sorted(questions, key=lambda q: (q.group, q.id))])
+    assert len(runs[0]) == 7 * 8
+    assert runs[0] == runs[1] == runs[2]

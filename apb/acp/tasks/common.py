@@ -81,11 +81,14 @@ class Situation:
         complete) the rest of the plan sampling found through the state (`ProblemInfo.plans`), else one from greedy
         search (`greedy_plan`, GREEDY_NODES expansions); None when there is no plan or none is found."""
         if self._plan is _UNSET:
+            # computed in full before it is stored: the generators of tasks running side by side in threads share
+            # situations, and one must never see the "no plan" of another that is still searching
             found = self.prover.plan()
-            self._plan = None if found is None else [str(a) for a in found]
+            plan = None if found is None else [str(a) for a in found]
             if found is None and not self.prover.exhaustive:
                 known = self.known_plan or self.info.plans.get(self.state)
-                self._plan = list(known) if known else self._greedy()
+                plan = list(known) if known else self._greedy()
+            self._plan = plan
         return self._plan
 
     def _greedy(self) -> list[str] | None:
