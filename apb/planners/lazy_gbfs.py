@@ -17,12 +17,11 @@ from __future__ import annotations
 import heapq
 
 from apb.engine import Task
+from apb.planners.gbfs import BOOST
 from apb.planners.relaxed import INF
 from apb.planners.relaxed_layers import RelaxedLayers
 from apb.planners.result import ERROR, SOLVED, UNSOLVABLE, Budget, SearchResult
 from apb.planners.space import Successors, goal_test
-
-BOOST = 1000  # priority the preferred queue gains on progress (Fast Downward's default boost)
 
 
 def lazy_greedy(task: Task, *, timeout: float | None = 60.0, max_nodes: int | None = None, avoid: int = 0

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from apb.engine import Task
+from apb.planners.gbfs import BOOST
 from apb.planners.heuristics import INF, make_heuristic
 from apb.planners.relaxed_layers import RelaxedLayers
 from apb.planners.result import ERROR, SOLVED, UNSOLVABLE, Budget, SearchResult
@@ -34,7 +35,6 @@ from apb.planners.space import SearchSpace, Successors, expand, goal_test
 BatchHeuristic = Callable[[Sequence[int]], Sequence[float]]
 FALLBACKS = ("none", "ff")
 HELPFUL = ("none", "ff")
-BOOST = 1000  # turns of priority the preferred queue gets on progress (Fast Downward's boost)
 
 
 def learned_gbfs(task: Task, heuristic: BatchHeuristic, *, timeout: float | None = 60.0,
