@@ -135,13 +135,13 @@ def task_at(task: Task, state: State) -> Task:
     return view
 
 
-def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES) -> list[str] | None:
+def greedy_plan(task: Task, state: State, max_nodes: int = WITNESS_NODES, avoid: int = 0) -> list[str] | None:
     """A plan from `state` by lazy greedy best-first search with h_FF and its preferred operators, as LAMA's first
     iteration (apb.planners.lazy_gbfs; at most `max_nodes` expansions, no time limit: the same plan on every run),
-    None when none is found."""
+    on which no fact of `avoid` (a bitmask) ever holds; None when none is found."""
     from apb.planners.lazy_gbfs import lazy_greedy
 
-    result = lazy_greedy(task_at(task, state), timeout=None, max_nodes=max_nodes)
+    result = lazy_greedy(task_at(task, state), timeout=None, max_nodes=max_nodes, avoid=avoid)
     return [str(a) for a in result.plan] if result.solved else None
 
 

@@ -22,7 +22,7 @@ import random
 from apb.acp.proofs import fact_key, normal_atom
 from apb.acp.records import Question
 from apb.acp.tasks.base import ACPTask
-from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation, task_at
+from apb.acp.tasks.common import Situation, arrange, greedy_plan, pick, question_situation
 from apb.acp.tasks.goals import backchained_landmarks, classify_landmarks, goal_atoms
 from apb.acp.tasks.plans import along_plan, near_goal
 from apb.acp.truth import (
@@ -34,7 +34,6 @@ from apb.acp.truth import (
     verdict_check,
 )
 from apb.engine import State
-from apb.planners.lazy_gbfs import lazy_greedy
 
 AVOID_NODES = 300  # expansions of each such search while generating
 ALONG = 12  # other states on a state's plan tried for a question that needs a non-trivial landmark
@@ -177,9 +176,7 @@ def _avoiding_plan(task, atom: str, max_nodes: int = LAND_NODES, start: int | No
     start = task.initial_state.bits if start is None else start
     if fid is None or start >> fid & 1:
         return None
-    result = lazy_greedy(task_at(task, State(start)), timeout=None, max_nodes=max_nodes,
-                         avoid=1 << fid)
-    return [str(a) for a in result.plan] if result.solved else None
+    return greedy_plan(task, State(start), max_nodes, avoid=1 << fid)
 
 
 _PLANS: dict = {}
