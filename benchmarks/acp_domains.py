@@ -69,24 +69,39 @@ def digest(folder: Path) -> str:
     return total.hexdigest()
 
 
+def released_records(folder: Path) -> dict:
+    """{record id: record} of every ACPBench-format file under `folder`."""
+    records: dict = {}
+    for path in folder.rglob("*.json"):
+        records.update({r["id"]: r for r in read_json_array(path)})
+    return records
+
+
+def official_verdict(oracle, record: dict, q, text: str) -> tuple[bool | None, str]:
+    """ACPBench's code on one answer: (True/False, "") or (None, why it cannot judge: its parser or grounding
+    fails, or its tarski model of a generative record's problem (tl.STRIPS) cannot be built)."""
+    try:
+        ok = oracle.verdict(record, q.task, q.format, text)
+    except Exception as error:  # the official code cannot judge it (tarski's parser, grounding)
+        return None, f"{type(error).__name__}: {str(error)[:100]}"
+    if not ok and q.format == "gen" and not tarski_reads(oracle, record):
+        return None, "tarski cannot build the problem"
+    return bool(ok), ""
+
+
 def judge_golds(folder: Path, oracle, listed: list) -> dict:
     """ACPBench's code on the gold of every generative record of a generated folder (its acpbench/ files), in
     ACPBench's answer format (`apb.acp.oracle`): {"gold_judged", "gold_accepted"}. just is left out: its released
     gold is the removal, not an answer (no scorer accepts it as one)."""
     counts: Counter = Counter()
-    records: dict = {}
-    for path in (folder / "acpbench").rglob("*.gen.json"):
-        records.update({r["id"]: r for r in read_json_array(path)})
+    records = released_records(folder / "acpbench")
     for q in read_questions(folder / "acpbench"):
         if q.format != "gen" or q.task == "just":
             continue
         text = release_text(q, oracle_answer(q))
-        try:
-            ok = oracle.verdict(records[q.id], q.task, q.format, text)
-        except Exception:  # the official code cannot judge it (tarski's parser, grounding)
-            continue
-        if not ok and not tarski_reads(oracle, records[q.id]):
-            continue  # its tarski model of the problem cannot be built: a rejection is not a judgement
+        ok, _ = official_verdict(oracle, records[q.id], q, text)
+        if ok is None:
+            continue  # the official code cannot judge it: a rejection would not be a judgement
         counts["gold_judged"] += 1
         counts["gold_accepted"] += bool(ok)
         if not ok:
@@ -110,9 +125,7 @@ def run_domain(name: str, count: int, out: Path, oracle, listed: list, twice: bo
         same = "yes" if digest(out / name) == digest(out / f"{name}.again") else "NO"
     folder = out / name / "acpbench"
     read = read_questions(folder)
-    records = {}
-    for path in folder.rglob("*.json"):
-        records.update({r["id"]: r for r in read_json_array(path)})
+    records = released_records(folder)
     gold = {q.id: q.answer for q in read}
     blind = attach_domains([replace(q, answer=None, held_out=True) for q in read])
     counts: Counter = Counter()
@@ -132,16 +145,10 @@ def run_domain(name: str, count: int, out: Path, oracle, listed: list, twice: bo
         if outcome.kind != "accepted":
             listed.append((name, q.group, q.id, outcome.kind, outcome.reason[:160]))
         if oracle is not None:
-            try:
-                ok = oracle.verdict(records[q.id], q.task, q.format, found[1])
-            except Exception as error:  # the official code cannot judge it (tarski's parser, grounding)
+            ok, why = official_verdict(oracle, records[q.id], q, found[1])
+            if ok is None:
                 counts["unjudgeable"] += 1
-                listed.append((name, q.group, q.id, "official code cannot judge", f"{type(error).__name__}: "
-                               f"{str(error)[:100]}"))
-                continue
-            if not ok and q.format == "gen" and not tarski_reads(oracle, records[q.id]):
-                counts["unjudgeable"] += 1  # its tarski model of the problem (tl.STRIPS) cannot be built
-                listed.append((name, q.group, q.id, "official code cannot judge", "tarski cannot build the problem"))
+                listed.append((name, q.group, q.id, "official code cannot judge", why))
                 continue
             counts["judged"] += 1
             counts["official"] += bool(ok)
